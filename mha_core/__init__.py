@@ -1,0 +1,49 @@
+"""mha_core: multi-head attention with every intermediate exposed. Plain PyTorch, no UI."""
+
+from .analysis import (
+    ParameterCount,
+    StepCost,
+    head_similarity,
+    operation_counts,
+    parameter_count,
+    softmax_entropy,
+)
+from .attention import (
+    AttentionTrace,
+    MultiHeadAttention,
+    causal_mask,
+    merge_heads,
+    merge_weight_columns,
+    split_heads,
+    split_weight_columns,
+)
+from .config import AttentionConfig, nearest_valid_d_model, nearest_valid_heads, validate_sizes
+from .errors import AttentionError
+from .positional import sinusoidal_positional_encoding, wavelengths
+from .text import embed_tokens, token_labels, tokenize
+
+__all__ = [
+    "AttentionConfig",
+    "AttentionError",
+    "AttentionTrace",
+    "MultiHeadAttention",
+    "ParameterCount",
+    "StepCost",
+    "causal_mask",
+    "embed_tokens",
+    "head_similarity",
+    "merge_heads",
+    "merge_weight_columns",
+    "nearest_valid_d_model",
+    "nearest_valid_heads",
+    "operation_counts",
+    "parameter_count",
+    "sinusoidal_positional_encoding",
+    "softmax_entropy",
+    "split_heads",
+    "split_weight_columns",
+    "token_labels",
+    "tokenize",
+    "validate_sizes",
+    "wavelengths",
+]

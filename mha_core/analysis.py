@@ -1,0 +1,103 @@
+"""Numbers the notes reason with: parameter counts, operation counts, entropy, head similarity."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import torch
+from torch import Tensor
+
+from .config import validate_sizes
+
+
+@dataclass(frozen=True)
+class ParameterCount:
+    """Parameters of one layer, by matrix. The total 4 d_model^2 (+ 4 d_model biases) does not depend on h."""
+
+    w_q: int
+    w_k: int
+    w_v: int
+    w_o: int
+    biases: int
+
+    @property
+    def weights(self) -> int:
+        return self.w_q + self.w_k + self.w_v + self.w_o
+
+    @property
+    def total(self) -> int:
+        return self.weights + self.biases
+
+
+def parameter_count(d_model: int, n_heads: int, bias: bool = True) -> ParameterCount:
+    """h heads of W_i^Q (d_model x d_k) each: h * d_model * d_k = d_model^2 per projection."""
+    validate_sizes(d_model, n_heads)
+    d_k = d_model // n_heads
+    per_projection = n_heads * d_model * d_k
+    return ParameterCount(
+        w_q=per_projection,
+        w_k=per_projection,
+        w_v=per_projection,
+        w_o=(n_heads * d_k) * d_model,
+        biases=4 * d_model if bias else 0,
+    )
+
+
+@dataclass(frozen=True)
+class StepCost:
+    """Scalar operations of one step: multiplications, additions, and other (exp, division)."""
+
+    step: str
+    mults: int
+    adds: int
+    other: int = 0
+
+
+def operation_counts(
+    len_q: int, d_model: int, n_heads: int, len_k: int | None = None, bias: bool = False, scale: bool = True
+) -> list[StepCost]:
+    """Scalar operations of each step of one forward pass (one sequence, batch 1).
+
+    A dot product of length n costs n multiplications and n - 1 additions (note 000): QK^T costs
+    Lq * Lk * d_k multiplications per head, i.e. Lq * Lk * d_model over all heads.
+    """
+    validate_sizes(d_model, n_heads)
+    lk = len_q if len_k is None else len_k
+    lq, d, h = len_q, d_model, n_heads
+    d_k = d // h
+    b = 1 if bias else 0
+
+    def proj(rows: int) -> tuple[int, int]:  # (rows x d) @ (d x d) (+ bias)
+        return rows * d * d, rows * d * (d - 1) + b * rows * d
+
+    steps = [
+        StepCost("q_proj", *proj(lq)),
+        StepCost("k_proj", *proj(lk)),
+        StepCost("v_proj", *proj(lk)),
+        StepCost("qk", h * lq * lk * d_k, h * lq * lk * (d_k - 1)),
+        StepCost("scale", h * lq * lk if scale else 0, 0),
+        # softmax per row: Lk exponentials, Lk - 1 additions, Lk divisions
+        StepCost("softmax", 0, h * lq * (lk - 1), other=2 * h * lq * lk),
+        StepCost("weights_v", h * lq * lk * d_k, h * lq * (lk - 1) * d_k),
+        StepCost("out_proj", *proj(lq)),
+    ]
+    return steps
+
+
+def softmax_entropy(weights: Tensor) -> Tensor:
+    """Shannon entropy (nats) of each row of attention weights: (..., Lq, Lk) -> (..., Lq); 0 log 0 = 0."""
+    w = weights.to(torch.float64)
+    terms = torch.where(w > 0, w * torch.log(w.clamp_min(1e-300)), torch.zeros_like(w))
+    return (-terms.sum(dim=-1)).to(weights.dtype)
+
+
+def head_similarity(head_outputs: Tensor) -> Tensor:
+    """rho_ij = <head_i, head_j> / (|head_i| |head_j|) over the flattened (L, d_k) outputs (note 004).
+
+    head_outputs (h, L, d_k) or (B, h, L, d_k) -> (h, h) or (B, h, h). A head whose output is all zeros
+    has similarity 0 with every head (and 0 with itself).
+    """
+    flat = head_outputs.flatten(start_dim=-2).to(torch.float64)  # (..., h, L*d_k)
+    norms = flat.norm(dim=-1, keepdim=True)
+    unit = torch.where(norms > 0, flat / norms.clamp_min(1e-300), torch.zeros_like(flat))
+    return (unit @ unit.transpose(-2, -1)).to(head_outputs.dtype)
