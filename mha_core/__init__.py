@@ -19,7 +19,7 @@ from .attention import (
 )
 from .config import AttentionConfig, nearest_valid_d_model, nearest_valid_heads, validate_sizes
 from .errors import AttentionError
-from .positional import sinusoidal_positional_encoding, wavelengths
+from .positional import positional_similarity, sinusoidal_positional_encoding, wavelengths
 from .text import embed_tokens, token_labels, tokenize
 
 __all__ = [
@@ -38,6 +38,7 @@ __all__ = [
     "nearest_valid_heads",
     "operation_counts",
     "parameter_count",
+    "positional_similarity",
     "sinusoidal_positional_encoding",
     "softmax_entropy",
     "split_heads",

@@ -33,3 +33,12 @@ def wavelengths(d_model: int, base: float = 10000.0) -> Tensor:
     """Wavelength 2*pi*base^(2j/d) of each dimension pair j (sin/cos columns 2j, 2j+1): (ceil(d/2),)."""
     two_j = torch.arange(0, d_model, 2, dtype=torch.float64)
     return 2 * math.pi * torch.pow(torch.tensor(float(base), dtype=torch.float64), two_j / d_model)
+
+
+def positional_similarity(p: Tensor) -> Tensor:
+    """Dot products P P^T between the encodings of every pair of positions: (L, L).
+
+    The dot product depends only on the offset i - j (sum_j cos(offset * w_j)), which is why it is
+    largest on the diagonal and decays with distance.
+    """
+    return p @ p.T
