@@ -1,0 +1,234 @@
+"""Settings -> Scene: every number the pages show, computed once by mha_core and cached."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from functools import lru_cache
+
+import numpy as np
+import torch
+
+from mha_core import (
+    AttentionConfig,
+    MultiHeadAttention,
+    ParameterCount,
+    StepCost,
+    embed_tokens,
+    head_similarity,
+    operation_counts,
+    parameter_count,
+    positional_similarity,
+    sinusoidal_positional_encoding,
+    softmax_entropy,
+    token_labels,
+    tokenize,
+    wavelengths,
+)
+
+from .presets import WORKED_EXAMPLE
+from .settings import LIMITS, Settings, validate
+
+EMBEDDING_SEED = 0  # token embeddings stay fixed when the weight seed changes
+
+
+@dataclass(frozen=True)
+class Scene:
+    """Numpy views (read-only) of one forward pass for one Settings. Shapes: h heads, L tokens.
+
+    x, p, x_in: (Lq, d) embeddings, positional encoding, and the layer input (x + p if add_pe);
+    the *_kv fields are the key/value sequence (the same as the query one in self-attention).
+    q, k, v (h, L, d_k); scores, masked_scores, weights (h, Lq, Lk); head_outputs (h, Lq, d_k);
+    concat, output (Lq, d); w_q, w_k, w_v, w_o (d, d); w_*_heads (h, d, d_k); w_o_heads (h, d_k, d).
+    """
+
+    settings: Settings
+    tokens: tuple[str, ...]
+    kv_tokens: tuple[str, ...]
+    labels: tuple[str, ...]
+    kv_labels: tuple[str, ...]
+    x: np.ndarray
+    p: np.ndarray
+    x_in: np.ndarray
+    x_kv: np.ndarray
+    p_kv: np.ndarray
+    x_kv_in: np.ndarray
+    q: np.ndarray
+    k: np.ndarray
+    v: np.ndarray
+    q_fused: np.ndarray
+    k_fused: np.ndarray
+    v_fused: np.ndarray
+    scores: np.ndarray
+    masked_scores: np.ndarray
+    weights: np.ndarray
+    head_outputs: np.ndarray
+    concat: np.ndarray
+    output: np.ndarray
+    w_q: np.ndarray
+    w_k: np.ndarray
+    w_v: np.ndarray
+    w_o: np.ndarray
+    w_q_heads: np.ndarray
+    w_k_heads: np.ndarray
+    w_v_heads: np.ndarray
+    w_o_heads: np.ndarray
+    mask: np.ndarray  # (h, Lq, Lk) bool, True where a key is masked (all False without a mask)
+    entropy: np.ndarray  # (h, Lq) softmax entropy of each row, nats
+    head_sim: np.ndarray  # (h, h) cosine similarity rho_ij of head outputs (note 004)
+    pe_sim: np.ndarray  # (Lq, Lq) P P^T
+    pe_wavelengths: np.ndarray  # (ceil(d/2),)
+    params: ParameterCount
+    costs: tuple[StepCost, ...]
+    scale_factor: float
+
+    @property
+    def n_heads(self) -> int:
+        return self.settings.n_heads
+
+    @property
+    def d_model(self) -> int:
+        return self.settings.d_model
+
+    @property
+    def d_k(self) -> int:
+        return self.settings.d_k
+
+    @property
+    def len_q(self) -> int:
+        return len(self.tokens)
+
+    @property
+    def len_k(self) -> int:
+        return len(self.kv_tokens)
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        """Every array field by name (for exports)."""
+        return {f.name: getattr(self, f.name) for f in fields(self) if isinstance(getattr(self, f.name), np.ndarray)}
+
+
+def _apply_edits(m: torch.Tensor, edits: tuple[tuple[int, int, float], ...]) -> torch.Tensor:
+    """Cell edits (row, col, value); edits outside the matrix (left from an older size) are ignored."""
+    if not edits:
+        return m
+    m = m.clone()
+    for r, c, value in edits:
+        if 0 <= r < m.shape[0] and 0 <= c < m.shape[1]:
+            m[r, c] = float(value)
+    return m
+
+
+def _inputs(s: Settings) -> tuple[list[str], torch.Tensor, list[str], torch.Tensor]:
+    if s.preset == "worked":
+        tokens = list(WORKED_EXAMPLE.tokens)
+        x = torch.tensor(WORKED_EXAMPLE.x)
+        return tokens, x, tokens, x
+    tokens = tokenize(s.text)
+    x = embed_tokens(tokens, s.d_model, EMBEDDING_SEED)
+    if not s.cross:
+        return tokens, x, tokens, x
+    kv_tokens = tokenize(s.text_kv)
+    return tokens, x, kv_tokens, embed_tokens(kv_tokens, s.d_model, EMBEDDING_SEED)
+
+
+def _module(s: Settings) -> MultiHeadAttention:
+    if s.preset == "worked":
+        w = WORKED_EXAMPLE
+        mha = MultiHeadAttention.from_head_weights(
+            torch.tensor(w.w_q_heads), torch.tensor(w.w_k_heads), torch.tensor(w.w_v_heads),
+            torch.tensor(w.w_o), scale=s.scale,
+        )  # fmt: skip
+    else:
+        mha = MultiHeadAttention(
+            AttentionConfig(d_model=s.d_model, n_heads=s.n_heads, bias=False, scale=s.scale, seed=s.seed)
+        )
+    if s.w_edits:
+        mats = {name: getattr(mha, name).detach() for name in ("w_q", "w_k", "w_v", "w_o")}
+        for name in mats:
+            mats[name] = _apply_edits(mats[name], tuple((r, c, v) for n, r, c, v in s.w_edits if n == name))
+        mha = MultiHeadAttention.from_weights(
+            s.n_heads, mats["w_q"], mats["w_k"], mats["w_v"], mats["w_o"], scale=s.scale
+        )
+    return mha
+
+
+def _ro(t: torch.Tensor) -> np.ndarray:
+    a = np.ascontiguousarray(t.detach().numpy())
+    a.flags.writeable = False
+    return a
+
+
+@lru_cache(maxsize=48)
+def run_scene(s: Settings) -> Scene:
+    """The whole pipeline for valid settings (raises ValueError on invalid ones: validate first)."""
+    problems = validate(s)
+    if problems:
+        raise ValueError(f"invalid settings: {[p.code for p in problems]}")
+    if s.preset == "worked" and (s.d_model, s.n_heads) != (4, 2):
+        raise ValueError("the worked example has d_model = 4 and h = 2")
+    tokens, x, kv_tokens, x_kv = _inputs(s)
+    x = _apply_edits(x, s.x_edits)
+    if not s.cross:
+        x_kv = x
+    d = s.d_model
+    p = sinusoidal_positional_encoding(len(tokens), d, s.pe_base)
+    p_kv = p if not s.cross else sinusoidal_positional_encoding(len(kv_tokens), d, s.pe_base)
+    x_in = x + p if s.add_pe else x
+    x_kv_in = (x_kv + p_kv if s.add_pe else x_kv) if s.cross else x_in
+    mha = _module(s)
+    key_padding = None
+    if s.mask == "padding" and s.padded:
+        key_padding = torch.zeros(len(kv_tokens), dtype=torch.bool)
+        for i in s.padded:
+            if i < len(kv_tokens):
+                key_padding[i] = True
+    with torch.no_grad():
+        trace = mha(
+            x_in,
+            key=x_kv_in if s.cross else None,
+            key_padding_mask=key_padding,
+            causal=s.mask == "causal",
+        )
+        mask = trace.mask if trace.mask is not None else torch.zeros_like(trace.weights, dtype=torch.bool)
+        return Scene(
+            settings=s,
+            tokens=tuple(tokens), kv_tokens=tuple(kv_tokens),
+            labels=tuple(token_labels(tokens)), kv_labels=tuple(token_labels(kv_tokens)),
+            x=_ro(x), p=_ro(p), x_in=_ro(x_in), x_kv=_ro(x_kv), p_kv=_ro(p_kv), x_kv_in=_ro(x_kv_in),
+            q=_ro(trace.q), k=_ro(trace.k), v=_ro(trace.v),
+            q_fused=_ro(trace.q_fused), k_fused=_ro(trace.k_fused), v_fused=_ro(trace.v_fused),
+            scores=_ro(trace.scores), masked_scores=_ro(trace.masked_scores), weights=_ro(trace.weights),
+            head_outputs=_ro(trace.head_outputs), concat=_ro(trace.concat), output=_ro(trace.output),
+            w_q=_ro(trace.w_q), w_k=_ro(trace.w_k), w_v=_ro(trace.w_v), w_o=_ro(trace.w_o),
+            w_q_heads=_ro(trace.w_q_heads), w_k_heads=_ro(trace.w_k_heads), w_v_heads=_ro(trace.w_v_heads),
+            w_o_heads=_ro(trace.w_o_heads),
+            mask=_ro(mask),
+            entropy=_ro(softmax_entropy(trace.weights)),
+            head_sim=_ro(head_similarity(trace.head_outputs)),
+            pe_sim=_ro(positional_similarity(p)),
+            pe_wavelengths=_ro(wavelengths(d, s.pe_base)),
+            params=parameter_count(d, s.n_heads, bias=False),
+            costs=tuple(operation_counts(len(tokens), d, s.n_heads, len_k=len(kv_tokens), scale=s.scale)),
+            scale_factor=trace.scale_factor,
+        )  # fmt: skip
+
+
+def shape_table(s: Settings, len_q: int, len_k: int) -> list[tuple[str, str, str]]:
+    """Note 002's table, live: (tensor key, symbolic shape, concrete shape) for the current sizes."""
+    h, d, dk = s.n_heads, s.d_model, s.d_k
+    return [
+        ("X", "L × d_model", f"{len_q} × {d}"),
+        ("W^Q, W^K, W^V", "d_model × d_model", f"{d} × {d}"),
+        ("W_i^Q, W_i^K, W_i^V", "d_model × d_k", f"{d} × {dk}"),
+        ("Q", "L × d_model", f"{len_q} × {d}"),
+        ("K, V", "L_k × d_model", f"{len_k} × {d}"),
+        ("Q_i (split)", "h × L × d_k", f"{h} × {len_q} × {dk}"),
+        ("K_i, V_i (split)", "h × L_k × d_k", f"{h} × {len_k} × {dk}"),
+        ("scores, A_i", "h × L × L_k", f"{h} × {len_q} × {len_k}"),
+        ("head_i = A_i V_i", "h × L × d_k", f"{h} × {len_q} × {dk}"),
+        ("concat", "L × (h·d_k) = L × d_model", f"{len_q} × {h * dk}"),
+        ("W^O", "(h·d_k) × d_model", f"{h * dk} × {d}"),
+        ("output", "L × d_model", f"{len_q} × {d}"),
+    ]
+
+
+__all__ = ["LIMITS", "Scene", "run_scene", "shape_table"]

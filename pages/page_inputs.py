@@ -1,0 +1,84 @@
+"""Page 1, Inputs: tokens, embeddings X, positional encoding P, the layer input X + P; X and weights editable."""
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from explorer import LIMITS
+from figures import matrix_heatmap
+from ui.charts import show
+from ui.context import get_context
+from ui.editing import clear_edits, matrix_editor
+from ui.sidebar import W_EDITS, X_EDITS, edit_signature
+
+ctx = get_context()
+tr, sc, s, style = ctx.t, ctx.scene, ctx.settings, ctx.style
+
+st.title(tr("inputs.title"))
+st.markdown(tr("inputs.intro"))
+
+st.subheader(tr("inputs.tokens", n=sc.len_q))
+st.dataframe(pd.DataFrame([list(sc.tokens)], index=[tr("inputs.token")]), hide_index=False)
+if s.cross:
+    st.caption(tr("inputs.kv_tokens", n=sc.len_k))
+    st.dataframe(pd.DataFrame([list(sc.kv_tokens)], index=[tr("inputs.token")]), hide_index=False)
+
+dims = [str(j) for j in range(s.d_model)]
+tabs = st.tabs([tr("inputs.tab_x"), tr("inputs.tab_p"), tr("inputs.tab_x_in")])
+for tab, (key, values) in zip(tabs, (("x", sc.x), ("p", sc.p), ("x_in", sc.x_in)), strict=True):
+    with tab:
+        st.latex(tr(f"inputs.latex_{key}"))
+        st.caption(tr(f"inputs.caption_{key}", L=sc.len_q, d=s.d_model))
+        fig = matrix_heatmap(
+            values, list(sc.labels), dims, title=tr(f"inputs.tab_{key}"), kind="signed",
+            row_title=tr("axis.token"), col_title=tr("axis.dimension"), value_name=tr("axis.value"),
+            lang=ctx.lang, style=style,
+        )  # fmt: skip
+        show(fig, key=f"inputs_{key}")
+if not s.add_pe:
+    st.info(tr("inputs.pe_off"))
+
+st.subheader(tr("inputs.edit_x"))
+if s.preset == "worked":
+    st.caption(tr("inputs.worked_fixed"))
+elif s.d_model > 64:
+    st.caption(tr("inputs.edit_x_too_big", limit=64))
+else:
+    st.caption(tr("inputs.edit_x_help"))
+    matrix_editor(sc.x, list(sc.labels), X_EDITS, edit_signature("x", s))
+    if st.button(tr("inputs.reset_x"), key="reset_x"):
+        clear_edits(X_EDITS)
+        st.rerun()
+
+st.subheader(tr("inputs.weights"))
+st.markdown(tr("inputs.weights_intro", d=s.d_model, seed=s.seed))
+
+
+def _reseed() -> None:
+    st.session_state["seed"] = (int(st.session_state.get("seed", 0)) + 1) % LIMITS.max_seed
+
+
+st.button(tr("inputs.reseed"), key="reseed", on_click=_reseed, disabled=s.preset == "worked")
+if s.d_model <= LIMITS.max_edit_weights_d_model:
+    st.caption(tr("inputs.edit_w_help"))
+    wtabs = st.tabs(["W^Q", "W^K", "W^V", "W^O"])
+    for tab, name in zip(wtabs, ("w_q", "w_k", "w_v", "w_o"), strict=True):
+        with tab:
+            matrix_editor(getattr(sc, name), [str(i) for i in range(s.d_model)], W_EDITS,
+                          edit_signature("w", s), name=name)  # fmt: skip
+    if st.button(tr("inputs.reset_w"), key="reset_w"):
+        clear_edits(W_EDITS)
+        st.rerun()
+else:
+    st.caption(tr("inputs.edit_w_too_big", limit=LIMITS.max_edit_weights_d_model))
+    cols = st.columns(2)
+    for col, name in zip(cols, ("w_q", "w_o"), strict=True):
+        with col:
+            show(
+                matrix_heatmap(
+                    np.asarray(getattr(sc, name)), dims, dims, title=tr(f"mat.{name}"), kind="signed",
+                    row_title=tr("axis.row"), col_title=tr("axis.column"), value_name=tr("axis.value"),
+                    lang=ctx.lang, style=style,
+                ),
+                key=f"inputs_{name}",
+            )  # fmt: skip

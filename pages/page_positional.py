@@ -1,0 +1,49 @@
+"""Page 4, Positional encoding: sin/cos curves, P, wavelengths, and P P^T, with their own controls."""
+
+from functools import lru_cache
+
+import numpy as np
+import streamlit as st
+
+from figures import pe_curves, pe_heatmap, pe_similarity, wavelength_chart
+from mha_core import positional_similarity, sinusoidal_positional_encoding, wavelengths
+from ui.charts import show
+from ui.context import get_context
+
+MAX_LENGTH, MAX_D = 256, 1024
+
+
+@lru_cache(maxsize=32)
+def _pe(length: int, d_model: int, base: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    p = sinusoidal_positional_encoding(length, d_model, base)
+    return p.numpy(), positional_similarity(p).numpy(), wavelengths(d_model, base).numpy()
+
+
+ctx = get_context()
+tr, style, lang = ctx.t, ctx.style, ctx.lang
+
+st.title(tr("pe.title"))
+st.latex(r"p_{i,2j} = \sin\!\left(\frac{i}{b^{2j/d}}\right), \qquad p_{i,2j+1} = \cos\!\left(\frac{i}{b^{2j/d}}\right)")
+st.markdown(tr("pe.intro"))
+c1, c2, c3 = st.columns(3)
+length = c1.number_input(tr("pe.length"), 1, MAX_LENGTH, 50, key="pe_length", help=tr("pe.limit", n=MAX_LENGTH))
+d_model = c2.number_input(tr("pe.d_model"), 2, MAX_D, 64, key="pe_d_model", help=tr("pe.limit", n=MAX_D))
+base = c3.number_input(tr("pe.base"), 2.0, 1e9, 10000.0, step=1000.0, key="pe_base", format="%.0f")
+p, sim, waves = _pe(int(length), int(d_model), float(base))
+
+options = list(range(int(d_model)))
+default = [j for j in (0, 1, 4, 5, int(d_model) // 2) if j < d_model]
+dims = st.multiselect(tr("pe.dims"), options, default=sorted(set(default)), key="pe_dims",
+                      max_selections=12)  # fmt: skip
+if dims:
+    show(pe_curves(p, list(dims), lang=lang, style=style), key="pe_curves")
+else:
+    st.info(tr("pe.pick_dims"))
+col_a, col_b = st.columns(2)
+with col_a:
+    show(pe_heatmap(p, lang=lang, style=style), key="pe_heatmap")
+with col_b:
+    show(wavelength_chart(waves, lang=lang, style=style), key="pe_waves")
+st.subheader(tr("pe.similarity"))
+st.markdown(tr("pe.similarity_text"))
+show(pe_similarity(sim, lang=lang, style=style), key="pe_sim")

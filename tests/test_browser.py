@@ -1,0 +1,130 @@
+"""The app in a real browser: cold start, deep links on fresh servers, h redraws the heads, no exception box."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from tests.browser import CHROMIUM, CHROMIUM_ARGS, streamlit_server, wait_idle
+
+pytestmark = pytest.mark.browser
+
+if not Path(CHROMIUM).exists():  # .ci/run installs it; fail loudly rather than skip silently in CI
+    pytest.fail(f"Chromium not found at {CHROMIUM}; run `bash .ci/run` to install it", pytrace=False)
+
+DEEP_LINKS = {
+    "inputs": "Inputs",
+    "steps": "Step by step",
+    "heads": "Every head",
+    "positional-encoding": "Sinusoidal positional encoding",
+}
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture(scope="module")
+def server():
+    with streamlit_server() as url:
+        yield url
+
+
+def new_page(browser, locale: str = "en-US"):
+    ctx = browser.new_context(viewport={"width": 1400, "height": 1000}, locale=locale)
+    return ctx.new_page()
+
+
+def assert_no_exception(page) -> None:
+    assert page.locator("[data-testid='stException']").count() == 0, "an exception box is shown"
+
+
+def test_app_loads_from_cold_server_with_charts(browser, server):
+    page = new_page(browser)
+    page.goto(server)
+    wait_idle(page)
+    page.get_by_test_id("stPlotlyChart").first.wait_for(timeout=30_000)
+    assert page.get_by_role("heading", name=re.compile("Inputs")).count() >= 1
+    assert_no_exception(page)
+    page.context.close()
+
+
+@pytest.mark.parametrize("path", list(DEEP_LINKS))
+def test_deep_link_works_on_fresh_server(browser, path):
+    with streamlit_server() as url:
+        page = new_page(browser)
+        page.goto(f"{url}/{path}")
+        wait_idle(page)
+        page.get_by_test_id("stPlotlyChart").first.wait_for(timeout=30_000)
+        heading = page.locator("h1").first.inner_text()
+        assert DEEP_LINKS[path] in heading
+        assert_no_exception(page)
+        page.context.close()
+
+
+def _tile_titles(page) -> list[str]:
+    """Annotation texts of the first chart on the page (the tiled heads figure puts one per head)."""
+    return page.evaluate(
+        """() => {
+            const el = document.querySelector("[data-testid='stPlotlyChart'] .js-plotly-plot");
+            return (el && el.layout && el.layout.annotations || []).map(a => a.text);
+        }"""
+    )
+
+
+def test_changing_h_redraws_the_heads(browser, server):
+    page = new_page(browser)
+    page.goto(f"{server}/heads")
+    wait_idle(page)
+    page.get_by_test_id("stPlotlyChart").first.wait_for(timeout=30_000)
+    before = [t for t in _tile_titles(page) if t.startswith("head")]
+    assert len(before) == 8
+    box = page.get_by_label("Number of heads h")
+    box.fill("4")
+    box.press("Enter")
+    wait_idle(page)
+    page.wait_for_function(
+        """() => {
+            const el = document.querySelector("[data-testid='stPlotlyChart'] .js-plotly-plot");
+            return el && el.layout && el.layout.annotations.filter(a => a.text.startsWith('head')).length === 4;
+        }""",
+        timeout=30_000,
+    )
+    assert "n_heads=4" in page.url
+    assert_no_exception(page)
+    page.context.close()
+
+
+def test_no_page_shows_an_exception_in_either_language(browser, server):
+    for lang in ("en", "zh"):
+        for path in DEEP_LINKS:
+            page = new_page(browser)
+            page.goto(f"{server}/{path}?lang={lang}")
+            wait_idle(page)
+            page.get_by_test_id("stPlotlyChart").first.wait_for(timeout=30_000)
+            assert_no_exception(page)
+            page.context.close()
+
+
+def test_invalid_h_shows_message_and_keeps_charts(browser, server):
+    page = new_page(browser)
+    page.goto(f"{server}/heads")
+    wait_idle(page)
+    box = page.get_by_label("Number of heads h")
+    box.fill("7")
+    box.press("Enter")
+    wait_idle(page)
+    assert page.get_by_text(re.compile("not divisible by h = 7")).count() >= 1
+    assert page.get_by_test_id("stPlotlyChart").count() >= 1
+    assert_no_exception(page)
+    assert json.dumps(_tile_titles(page)).count("head") == 8  # still the last valid setting
+    page.context.close()

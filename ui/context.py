@@ -1,0 +1,37 @@
+"""What every page needs for one run: language, translator, valid settings, the computed Scene, style."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import streamlit as st
+
+from explorer import Scene, Settings
+from figures.style import FigureStyle
+
+_KEY = "_ctx"
+
+
+@dataclass(frozen=True)
+class Context:
+    lang: str
+    t: Callable[..., str]
+    settings: Settings
+    scene: Scene
+    style: FigureStyle
+    large: bool
+
+
+def set_context(ctx: Context) -> None:
+    st.session_state[_KEY] = ctx
+
+
+def get_context() -> Context:
+    """The context app.py built for this run. A page opened without the frame builds it itself."""
+    ctx = st.session_state.get(_KEY)
+    if ctx is None:  # a page run on its own (e.g. in a test): build the frame's context first
+        from ui.sidebar import build_context
+
+        ctx = build_context()
+    return ctx

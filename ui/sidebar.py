@@ -1,0 +1,185 @@
+"""The shared settings sidebar: widgets in, one valid Settings out (or the last good one plus a message).
+
+Every widget has a key and is bound to the URL (`bind="query-params"`), so a setting survives page
+switches and a link reproduces it. Only this module reads the settings widgets.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import streamlit as st
+
+import i18n
+from explorer import LIMITS, MASKS, PRESETS, Problem, Settings, apply_preset, run_scene, validate
+from figures.style import FigureStyle
+from mha_core import tokenize
+from ui.context import Context, set_context
+
+DEFAULTS = Settings()
+_LAST_GOOD = "_last_good_settings"
+X_EDITS = "_x_edits"  # {"sig": (...), "edits": {(r, c): value}}; survives pages (not a widget key)
+W_EDITS = "_w_edits"
+
+
+def _lang_default() -> str:
+    try:
+        return i18n.normalise_lang(st.context.locale)
+    except Exception:  # no browser context (AppTest)
+        return i18n.DEFAULT_LANG
+
+
+def _on_preset() -> None:
+    """Choosing a preset fills the sentence and sizes it stands for."""
+    preset = st.session_state.get("preset", DEFAULTS.preset)
+    if preset == "custom":
+        return
+    s = apply_preset(DEFAULTS, preset)
+    st.session_state.update(
+        text=s.text, d_model=s.d_model, n_heads=s.n_heads, add_pe=s.add_pe, mask=s.mask, cross=s.cross
+    )
+    st.session_state[X_EDITS] = {}
+    st.session_state[W_EDITS] = {}
+
+
+def _to_custom() -> None:
+    if st.session_state.get("preset") in ("en", "zh", "paper"):
+        st.session_state["preset"] = "custom"
+
+
+def _edits(store_key: str, sig: tuple) -> dict:
+    store = st.session_state.get(store_key) or {}
+    if store.get("sig") != sig:
+        return {}
+    return store.get("edits", {})
+
+
+def _parse_edit_value(raw: object) -> float | str:
+    """A cell value as float, or the raw text when it is not a number (validation reports it)."""
+    if isinstance(raw, bool):
+        return str(raw)
+    if isinstance(raw, (int, float)):
+        return float(raw)
+    try:
+        return float(str(raw).strip())
+    except ValueError:
+        return str(raw)[:20]
+
+
+def read_settings(tr) -> tuple[Settings, list[Problem]]:
+    """Draw the sidebar widgets and return the candidate settings and what is wrong with them."""
+    sb = st.sidebar
+    preset = sb.selectbox(
+        tr("sb.preset"), PRESETS, key="preset", format_func=lambda p: tr(f"preset.{p}"),
+        on_change=_on_preset, bind="query-params", index=PRESETS.index(DEFAULTS.preset),
+    )  # fmt: skip
+    worked = preset == "worked"
+    if worked:
+        sb.caption(tr("sb.worked_locked"))
+    text = sb.text_area(
+        tr("sb.text"), value=DEFAULTS.text, key="text", height=80, disabled=worked,
+        help=tr("sb.text_help", limit=LIMITS.max_tokens), on_change=_to_custom, bind="query-params",
+    )  # fmt: skip
+    cross = sb.toggle(tr("sb.cross"), value=DEFAULTS.cross, key="cross", disabled=worked,
+                      help=tr("sb.cross_help"), bind="query-params")  # fmt: skip
+    text_kv = DEFAULTS.text_kv
+    if cross and not worked:
+        text_kv = sb.text_input(tr("sb.text_kv"), value=DEFAULTS.text_kv, key="text_kv", bind="query-params")
+    c1, c2 = sb.columns(2)
+    d_model = c1.number_input(
+        tr("sb.d_model"), 1, LIMITS.max_d_model, DEFAULTS.d_model, step=1, key="d_model",
+        disabled=worked, on_change=_to_custom, bind="query-params",
+        help=tr("sb.d_model_help", limit=LIMITS.max_d_model),
+    )  # fmt: skip
+    n_heads = c2.number_input(
+        tr("sb.n_heads"), 1, LIMITS.max_heads, DEFAULTS.n_heads, step=1, key="n_heads",
+        disabled=worked, on_change=_to_custom, bind="query-params",
+        help=tr("sb.n_heads_help", limit=LIMITS.max_heads),
+    )  # fmt: skip
+    seed = sb.number_input(
+        tr("sb.seed"), 0, LIMITS.max_seed, DEFAULTS.seed, step=1, key="seed", disabled=worked,
+        help=tr("sb.seed_help"), bind="query-params",
+    )  # fmt: skip
+    c3, c4 = sb.columns(2)
+    scale = c3.toggle(tr("sb.scale"), value=DEFAULTS.scale, key="scale", help=tr("sb.scale_help"),
+                      bind="query-params")  # fmt: skip
+    add_pe = c4.toggle(tr("sb.add_pe"), value=DEFAULTS.add_pe, key="add_pe", help=tr("sb.add_pe_help"),
+                       bind="query-params")  # fmt: skip
+    mask = sb.radio(
+        tr("sb.mask"), MASKS, key="mask", format_func=lambda m: tr(f"mask.{m}"), horizontal=True,
+        help=tr("sb.mask_help"), bind="query-params", index=MASKS.index(DEFAULTS.mask),
+    )  # fmt: skip
+    padded: tuple[int, ...] = ()
+    if mask == "padding":
+        kv_text = text_kv if cross else text
+        kv_tokens = tokenize(kv_text)[: LIMITS.max_tokens] if not worked else ["x₁", "x₂"]
+        options = list(range(len(kv_tokens)))
+        current = [i for i in st.session_state.get("padded", []) if isinstance(i, int) and i in options]
+        st.session_state["padded"] = current
+        padded = tuple(
+            sb.multiselect(
+                tr("sb.padded"), options, key="padded", format_func=lambda i: f"{i}:{kv_tokens[i]}",
+                help=tr("sb.padded_help"),
+            )
+        )
+    candidate = Settings(
+        preset=preset, text=text if not worked else "x₁ x₂", cross=bool(cross) and not worked,
+        text_kv=text_kv, d_model=int(d_model) if not worked else 4, n_heads=int(n_heads) if not worked else 2,
+        seed=int(seed), scale=bool(scale), mask=mask, padded=padded, add_pe=bool(add_pe),
+    )  # fmt: skip
+    x_edits = _edits(X_EDITS, edit_signature("x", candidate))
+    w_edits = _edits(W_EDITS, edit_signature("w", candidate))
+    candidate = dataclasses.replace(
+        candidate,
+        x_edits=tuple((r, c, _parse_edit_value(v)) for (r, c), v in sorted(x_edits.items())),
+        w_edits=tuple((n, r, c, _parse_edit_value(v)) for (n, r, c), v in sorted(w_edits.items())),
+    )
+    return candidate, validate(candidate)
+
+
+def edit_signature(kind: str, s: Settings) -> tuple:
+    """The settings an edit belongs to: edits of X are dropped when the sentence or sizes change."""
+    if kind == "x":
+        return (s.text, s.text_kv if s.cross else "", s.cross, s.d_model, s.preset)
+    return (s.d_model, s.n_heads, s.seed, s.preset)
+
+
+def problem_text(tr, p: Problem) -> str:
+    kwargs = dict(p.kwargs)
+    if "which" in kwargs:
+        kwargs["which"] = tr(f"which.{kwargs['which']}")
+    if "name" in kwargs:
+        kwargs["name"] = tr(f"name.{kwargs['name']}")
+    return tr(p.key, **kwargs)
+
+
+def build_context() -> Context:
+    """Language, sidebar, validation and the cached Scene for this run."""
+    lang = st.sidebar.selectbox(
+        "🌐 Language / 语言", i18n.LANGS, key="lang", format_func=lambda code: i18n.LANG_NAMES[code],
+        index=i18n.LANGS.index(_lang_default()), bind="query-params",
+    )  # fmt: skip
+    tr = i18n.translator(lang)
+    large = st.sidebar.toggle(tr("sb.large"), key="large", help=tr("sb.large_help"), bind="query-params")
+    candidate, problems = read_settings(tr)
+    last_good: Settings = st.session_state.get(_LAST_GOOD, DEFAULTS)
+    if problems:
+        for p in problems:
+            st.sidebar.error(problem_text(tr, p), icon="⚠️")
+        st.warning(tr("msg.showing_last_good"), icon="⚠️")
+        settings = last_good
+    else:
+        settings = candidate
+        st.session_state[_LAST_GOOD] = settings
+    try:
+        scene = run_scene(settings)
+    except ValueError:  # cannot happen for validated settings; fall back rather than crash
+        settings = DEFAULTS
+        scene = run_scene(settings)
+    st.sidebar.caption(
+        tr("sb.limits", tokens=LIMITS.max_tokens, d_model=LIMITS.max_d_model, heads=LIMITS.max_heads)
+    )
+    style = FigureStyle.large() if large else FigureStyle()
+    ctx = Context(lang=lang, t=tr, settings=settings, scene=scene, style=style, large=bool(large))
+    set_context(ctx)
+    return ctx
