@@ -113,6 +113,12 @@ def merge_heads(x: Tensor) -> Tensor:
     return x.transpose(-3, -2).reshape(*lead, length, n_heads * d_k)
 
 
+def _split_heads_contiguous(x: Tensor, n_heads: int) -> Tensor:
+    """(B, L, n_heads * d_k) -> (B, n_heads, L, d_k) in one copy, so later matmuls need no hidden copies."""
+    bsz, length, width = x.shape
+    return x.view(bsz, length, n_heads, width // n_heads).transpose(1, 2).contiguous()
+
+
 def split_weight_columns(w: Tensor, n_heads: int) -> Tensor:
     """Fused (d_model, d_model) projection -> per-head (h, d_model, d_k): W_i = W[:, i*d_k:(i+1)*d_k]."""
     d_in, d_out = w.shape
@@ -154,7 +160,8 @@ def _check_input(name: str, t: object, d_model: int, dtype: torch.dtype) -> Tens
     if not (t.is_floating_point() or t.dtype in (torch.int32, torch.int64)):
         raise AttentionError("bad_input", f"{name} must hold real numbers, got {t.dtype}", name=name)
     t = t.to(dtype)
-    if not torch.isfinite(t).all():
+    low, high = torch.aminmax(t)  # one pass without a mask tensor; NaN propagates into both
+    if not (math.isfinite(low.item()) and math.isfinite(high.item())):
         raise AttentionError(
             "not_finite", f"{name} contains NaN or infinity; every value must be a finite number", name=name
         )
@@ -321,24 +328,53 @@ class MultiHeadAttention(nn.Module):
         value = key if value is None else _check_input("value", value, d, dtype)
         batched = query.dim() == 3
         if key.dim() != query.dim() or value.dim() != query.dim():
-            raise AttentionError("bad_shape", "query, key and value must all be batched or all unbatched")
+            shapes = tuple(tuple(t.shape) for t in (query, key, value))
+            raise AttentionError(
+                "bad_shape",
+                f"query, key and value must all be batched (B, L, d_model) or all unbatched (L, d_model), "
+                f"got shapes {shapes[0]}, {shapes[1]} and {shapes[2]}",
+                shapes=shapes,
+            )
         if not batched:
             query, key, value = query.unsqueeze(0), key.unsqueeze(0), value.unsqueeze(0)
         if not (query.shape[0] == key.shape[0] == value.shape[0]):
-            raise AttentionError("bad_shape", "query, key and value must have the same batch size B")
+            sizes = (query.shape[0], key.shape[0], value.shape[0])
+            raise AttentionError(
+                "bad_shape",
+                f"query, key and value must have the same batch size B, got {sizes[0]}, {sizes[1]} and "
+                f"{sizes[2]}",
+                batch_sizes=sizes,
+            )
         if key.shape[1] != value.shape[1]:
             raise AttentionError(
                 "bad_shape",
-                f"key and value must have the same length, got {key.shape[1]} and {value.shape[1]}",
+                f"key and value must have the same length Lk, got {key.shape[1]} and {value.shape[1]}",
+                len_k=key.shape[1],
+                len_v=value.shape[1],
             )
         bsz, len_q, len_k = query.shape[0], query.shape[1], key.shape[1]
         mask = self._additive_mask(attn_mask, key_padding_mask, causal, bsz, len_q, len_k, batched, dtype)
         scale = 1.0 / math.sqrt(cfg.d_k) if cfg.scale else 1.0
+        w_q, w_k, w_v = self.in_proj_weight.split(d, dim=1)  # views, (d_model, d_model) each
+        b_q, b_k, b_v = (None, None, None) if self.in_proj_bias is None else self.in_proj_bias.split(d)
 
         if formulation == "fused":
-            q, k, v = self._project_fused(query, key, value, self_attention)
-            # (B, h, Lq, d_k) @ (B, h, d_k, Lk) -> (B, h, Lq, Lk); scaling q is cheaper than the L x L scores
-            scores = (q * scale) @ k.transpose(-2, -1) if cfg.scale else q @ k.transpose(-2, -1)
+            if self_attention:  # one matrix multiply for all three
+                qkv = _linear(query, self.in_proj_weight, self.in_proj_bias)  # (B, L, 3 d_model)
+                bsz, length = qkv.shape[:2]
+                qkv = qkv.view(bsz, length, 3, h, d // h).permute(2, 0, 3, 1, 4)  # (3, B, h, L, d_k)
+                q, k, v = qkv.contiguous().unbind(0)  # one copy; each (B, h, L, d_k), contiguous
+            else:
+                q, k, v = (
+                    _split_heads_contiguous(_linear(x, w, b), h)
+                    for x, w, b in ((query, w_q, b_q), (key, w_k, b_k), (value, w_v, b_v))
+                )
+            # (B*h, Lq, d_k) @ (B*h, d_k, Lk) -> (B, h, Lq, Lk); the matmul itself applies the scale
+            # (alpha), and beta=0 means no input matrix is read: one pass over the L x L scores, not two
+            q_flat, k_flat = q.flatten(0, 1), k.flatten(0, 1)
+            scores = torch.baddbmm(
+                q_flat.new_zeros(()), q_flat, k_flat.transpose(1, 2), beta=0.0, alpha=scale
+            ).view(bsz, h, len_q, len_k)
             masked_scores = scores if mask is None else scores + mask
             weights = self._softmax(masked_scores, mask is not None)
             head_outputs = weights @ v  # (B, h, Lq, d_k)
@@ -359,25 +395,11 @@ class MultiHeadAttention(nn.Module):
             q=unb(q), k=unb(k), v=unb(v),
             scores=unb(scores), masked_scores=unb(masked_scores), weights=unb(weights),
             head_outputs=unb(head_outputs), concat=unb(concat), output=unb(output),
-            w_q=self.w_q, w_k=self.w_k, w_v=self.w_v, w_o=self.w_o,
-            b_q=self._bias(0), b_k=self._bias(1), b_v=self._bias(2), b_o=self.out_proj_bias,
+            w_q=w_q, w_k=w_k, w_v=w_v, w_o=self.w_o,
+            b_q=b_q, b_k=b_k, b_v=b_v, b_o=self.out_proj_bias,
             mask=None if mask is None else unb(torch.isneginf(mask).expand(bsz, h, len_q, len_k)),
             n_heads=h, scale_factor=scale,
         )  # fmt: skip
-
-    def _project_fused(
-        self, query: Tensor, key: Tensor, value: Tensor, self_attention: bool
-    ) -> tuple[Tensor, Tensor, Tensor]:
-        """Q = X W^Q etc. with the fused matrices, then split: each (B, h, L, d_k)."""
-        h, d = self.config.n_heads, self.config.d_model
-        if self_attention:  # one matrix multiply for all three
-            qkv = _linear(query, self.in_proj_weight, self.in_proj_bias)  # (B, L, 3 d_model)
-            q, k, v = qkv.split(d, dim=-1)
-        else:
-            q = _linear(query, self.w_q, self._bias(0))
-            k = _linear(key, self.w_k, self._bias(1))
-            v = _linear(value, self.w_v, self._bias(2))
-        return split_heads(q, h), split_heads(k, h), split_heads(v, h)
 
     def _per_head(
         self, query: Tensor, key: Tensor, value: Tensor, mask: Tensor | None, scale: float
@@ -401,11 +423,14 @@ class MultiHeadAttention(nn.Module):
 
     @staticmethod
     def _softmax(masked_scores: Tensor, has_mask: bool) -> Tensor:
-        weights = torch.softmax(masked_scores, dim=-1)
-        if has_mask:  # a row with every key masked: softmax gives NaN; define it as all zeros
-            dead = torch.isneginf(masked_scores).all(dim=-1, keepdim=True)
-            weights = weights.masked_fill(dead, 0.0)
-        return weights
+        if not has_mask:
+            return torch.softmax(masked_scores, dim=-1)
+        # A row with every key masked: softmax gives NaN there; define it as all zeros. The row is
+        # replaced by zeros *before* the softmax too, so that no NaN reaches the backward pass.
+        dead = torch.isneginf(masked_scores).all(dim=-1, keepdim=True)
+        if not dead.any():
+            return torch.softmax(masked_scores, dim=-1)
+        return torch.softmax(masked_scores.masked_fill(dead, 0.0), dim=-1).masked_fill(dead, 0.0)
 
     def _additive_mask(
         self,
