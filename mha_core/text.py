@@ -4,26 +4,51 @@ from __future__ import annotations
 
 import hashlib
 import re
+import unicodedata
 
 import torch
 from torch import Tensor
 
 from .errors import AttentionError
 
-# A CJK ideograph (or kana/hangul) is one token; a run of letters/digits is one token; any other
-# visible character (punctuation, symbols, emoji) is a token of its own. Whitespace separates.
+
+def _combining_class() -> str:
+    """Regex class body of the characters that belong to the character before them: combining marks
+    (accents, Indic vowel signs, variation selectors such as the emoji U+FE0F) and emoji skin tones."""
+    codes = [
+        c
+        for c in (*range(0x20000), *range(0xE0100, 0xE01F0))
+        if unicodedata.category(chr(c)) in ("Mn", "Mc", "Me")
+    ]
+    codes += range(0x1F3FB, 0x1F400)  # emoji modifiers (skin tones)
+    ranges: list[list[int]] = []
+    for c in sorted(codes):
+        if ranges and ranges[-1][1] == c - 1:
+            ranges[-1][1] = c
+        else:
+            ranges.append([c, c])
+    return "".join(re.escape(chr(a)) + (f"-{re.escape(chr(b))}" if b > a else "") for a, b in ranges)
+
+
+# A CJK ideograph (or kana/hangul) is one token; a run of letters/digits is one token (with inner
+# apostrophes: "didn't"); any other visible character (punctuation, symbols, emoji) is a token of its
+# own. Combining characters stay with the character before them. Whitespace separates.
 _CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af"
-_TOKEN_RE = re.compile(rf"[{_CJK}]|[^\W{_CJK}]+(?:'[^\W{_CJK}]+)*|[^\w\s]", re.UNICODE)
+_MARK = _combining_class()
+_WORD = rf"[^\W{_CJK}](?:[^\W{_CJK}]|[{_MARK}])*"
+_TOKEN_RE = re.compile(rf"[{_CJK}][{_MARK}]*|{_WORD}(?:['\u2019]{_WORD})*|[^\w\s{_MARK}][{_MARK}]*")
 
 
 def tokenize(text: str) -> list[str]:
     """Split a sentence into tokens: English by words and punctuation, Chinese one character each.
 
-    Duplicates are kept (each occurrence is its own position); control characters are dropped.
+    Duplicates are kept (each occurrence is its own position); control characters are dropped (they
+    separate tokens like a space); accents, vowel signs and emoji modifiers stay inside their token.
     """
     if not isinstance(text, str):
         raise AttentionError("bad_input", f"text must be a string, got {type(text).__name__}")
-    clean = "".join(ch if ch.isprintable() or ch.isspace() else " " for ch in text)
+    # NFC first, so that a word typed with a precomposed or a decomposed accent is the same token
+    clean = "".join(ch if ch.isprintable() or ch.isspace() else " " for ch in unicodedata.normalize("NFC", text))
     return _TOKEN_RE.findall(clean)
 
 
