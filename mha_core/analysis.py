@@ -8,6 +8,7 @@ import torch
 from torch import Tensor
 
 from .config import validate_sizes
+from .errors import AttentionError
 
 
 @dataclass(frozen=True)
@@ -62,6 +63,11 @@ def operation_counts(
     Lq * Lk * d_k multiplications per head, i.e. Lq * Lk * d_model over all heads.
     """
     validate_sizes(d_model, n_heads)
+    for name, value in (("len_q", len_q), ("len_k", len_k)):
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
+            raise AttentionError(
+                "not_positive", f"{name} must be a whole number >= 1, got {value!r}", name=name, value=value
+            )
     lk = len_q if len_k is None else len_k
     lq, d, h = len_q, d_model, n_heads
     d_k = d // h

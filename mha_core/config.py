@@ -17,10 +17,13 @@ def nearest_valid_heads(d_model: int, n_heads: int) -> tuple[int, ...]:
 
 
 def nearest_valid_d_model(d_model: int, n_heads: int) -> tuple[int, ...]:
-    """The multiples of n_heads closest to d_model (one below and/or one above), smallest first."""
-    lower = (d_model // n_heads) * n_heads
-    out = [m for m in (lower, lower + n_heads) if m > 0 and m != d_model]
-    return tuple(out)
+    """The multiples of n_heads closest to d_model (one below and/or one above), smallest first.
+
+    Like nearest_valid_heads, d_model itself is never suggested (a multiple gets its two neighbours).
+    """
+    below = ((d_model - 1) // n_heads) * n_heads  # largest multiple < d_model
+    above = (d_model // n_heads + 1) * n_heads  # smallest multiple > d_model
+    return tuple(m for m in (below, above) if m > 0)
 
 
 def validate_sizes(d_model: int, n_heads: int) -> None:
