@@ -494,5 +494,5 @@ class MultiHeadAttention(nn.Module):
 def causal_mask(len_q: int, len_k: int | None = None, dtype: torch.dtype = torch.float32) -> Tensor:
     """(Lq, Lk) float mask: 0 where key j <= query i, -inf where j > i (no looking ahead)."""
     len_k = len_q if len_k is None else len_k
-    ahead = torch.ones(len_q, len_k, dtype=torch.bool).triu(diagonal=1)
+    ahead = torch.arange(len_k) > torch.arange(len_q).unsqueeze(1)  # (Lq, Lk): key j > query i
     return torch.zeros(len_q, len_k, dtype=dtype).masked_fill(ahead, float("-inf"))
