@@ -9,7 +9,15 @@ import pytest
 import torch
 from torch import Tensor
 
-from mha_core import AttentionConfig, MultiHeadAttention
+from mha_core import (
+    AttentionConfig,
+    MultiHeadAttention,
+    causal_mask,
+    merge_heads,
+    merge_weight_columns,
+    split_heads,
+    split_weight_columns,
+)
 
 TRACE_FIELDS = ("q", "k", "v", "scores", "masked_scores", "weights", "head_outputs", "concat", "output")
 TIGHT = {"rtol": 1e-10, "atol": 1e-12}
@@ -280,3 +288,32 @@ def test_gradients_match_torch_autograd_through_the_oracle() -> None:
     mha(x1).output.pow(2).sum().backward()
     ref(x2, x2, x2, need_weights=False)[0].pow(2).sum().backward()
     torch.testing.assert_close(x1.grad, x2.grad, **TIGHT)
+
+
+# ----- the small reshaping helpers ----------------------------------------------------------------------
+
+
+def test_causal_mask_hides_every_later_key() -> None:
+    for len_q, len_k in [(1, 1), (4, 4), (3, 5), (5, 2)]:
+        m = causal_mask(len_q, len_k, torch.float64)
+        expected = [[float("-inf") if j > i else 0.0 for j in range(len_k)] for i in range(len_q)]
+        assert m.tolist() == expected
+    assert causal_mask(3).shape == (3, 3) and causal_mask(3).dtype == torch.float32
+
+
+def test_split_heads_gives_each_head_its_column_block_and_merge_heads_undoes_it() -> None:
+    x = randn(2, 5, 12)
+    heads = split_heads(x, 3)  # (B, h, L, d_k)
+    assert heads.shape == (2, 3, 5, 4)
+    for i in range(3):
+        assert torch.equal(heads[:, i], x[..., i * 4 : (i + 1) * 4])
+    assert torch.equal(merge_heads(heads), x)
+    assert torch.equal(merge_heads(split_heads(x[0], 3)), x[0])  # unbatched
+
+
+def test_split_weight_columns_and_merge_weight_columns_are_inverse() -> None:
+    w = randn(8, 8)
+    per_head = split_weight_columns(w, 4)  # (h, d_model, d_k)
+    assert per_head.shape == (4, 8, 2)
+    assert torch.equal(per_head[1], w[:, 2:4])
+    assert torch.equal(merge_weight_columns(per_head), w)
