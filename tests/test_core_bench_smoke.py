@@ -1,0 +1,36 @@
+"""bench/bench_core.py still runs (tiny sizes, quick mode); timings are not asserted."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+
+import torch
+
+BENCH = Path(__file__).resolve().parent.parent / "bench" / "bench_core.py"
+
+
+def load_bench():
+    spec = importlib.util.spec_from_file_location("bench_core", BENCH)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up there
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_bench_runs_in_quick_mode_and_prints_one_table(capsys) -> None:
+    bench = load_bench()
+    threads = torch.get_num_threads()
+    rows = bench.main(["--quick", "--size", "1,4,8,2", "--size", "2,3,6,3"])
+    assert [(r.batch, r.length, r.d_model, r.n_heads) for r in rows] == [(1, 4, 8, 2), (2, 3, 6, 3)]
+    for r in rows:
+        assert r.ours_ms > 0 and r.torch_ms > 0 and r.ratio > 0
+        assert r.max_abs_diff < 1e-5  # same weights, same input: the bench compares like with like
+    out = capsys.readouterr().out
+    assert "ratio" in out and "ours ms" in out and "torch ms" in out
+    assert torch.get_num_threads() == threads  # --threads is undone afterwards
+
+
+def test_bench_standard_sizes_are_the_ones_in_the_issue() -> None:
+    assert load_bench().STANDARD_SIZES == ((1, 128, 512, 8), (4, 512, 768, 12))
