@@ -1,3 +1,72 @@
-"""Strings used inside figures: axis titles, hover text, legends."""
+"""Strings used inside figures: axis titles, hover text, legends.
 
-STRINGS: dict[str, dict[str, str]] = {}
+Plain text only (figures escape them); `{name}` fields are filled by `t(key, lang, name=...)`.
+"""
+
+STRINGS: dict[str, dict[str, str]] = {
+    # generic
+    "fig.row": {"en": "row", "zh": "行"},
+    "fig.column": {"en": "column", "zh": "列"},
+    "fig.value": {"en": "value", "zh": "值"},
+    "fig.masked": {"en": "masked (−∞)", "zh": "已掩蔽（−∞）"},
+    "fig.masked_note": {"en": "grey cells: masked (−∞)", "zh": "灰色格子：已掩蔽（−∞）"},
+    # heads
+    "fig.head": {"en": "head", "zh": "头"},
+    "fig.head_n": {"en": "head {n}", "zh": "头 {n}"},
+    "fig.tile_range": {"en": "{lo} … {hi}", "zh": "{lo} … {hi}"},
+    "fig.per_head_scale_note": {
+        "en": "colours: each head on its own scale (its range is under its title)",
+        "zh": "颜色：每个头使用自己的色标（范围见各头标题下方）",
+    },
+    # attention
+    "fig.query": {"en": "query", "zh": "查询"},
+    "fig.key": {"en": "key", "zh": "键"},
+    "fig.queries": {"en": "queries", "zh": "查询"},
+    "fig.keys": {"en": "keys", "zh": "键"},
+    "fig.query_token": {"en": "query token", "zh": "查询词元"},
+    "fig.key_token": {"en": "key token", "zh": "键词元"},
+    "fig.weight": {"en": "weight", "zh": "权重"},
+    "fig.attention_weight": {"en": "attention weight", "zh": "注意力权重"},
+    "fig.query_bars.title": {
+        "en": "Where query {query} looks, in every head",
+        "zh": "查询 {query} 在每个头中关注哪里",
+    },
+    "fig.attention_lines.title": {
+        "en": "Attention from queries (left) to keys (right)",
+        "zh": "从查询（左）到键（右）的注意力",
+    },
+    "fig.attention_lines.title_one": {
+        "en": "Attention of query {query} (left) to the keys (right)",
+        "zh": "查询 {query}（左）对各个键（右）的注意力",
+    },
+    "fig.attention_lines.note": {
+        "en": "line strength ∝ weight; weights below {min} not drawn",
+        "zh": "线条深浅 ∝ 权重；小于 {min} 的权重不画",
+    },
+    # positional encoding
+    "fig.position": {"en": "position", "zh": "位置"},
+    "fig.dimension": {"en": "dimension", "zh": "维度"},
+    "fig.dim_sin": {"en": "dim {i} (sin)", "zh": "维度 {i}（sin）"},
+    "fig.dim_cos": {"en": "dim {i} (cos)", "zh": "维度 {i}（cos）"},
+    "fig.pe_value": {"en": "PE value", "zh": "位置编码值"},
+    "fig.pe_curves.title": {
+        "en": "Positional encoding: value against position",
+        "zh": "位置编码：数值随位置的变化",
+    },
+    "fig.pe_heatmap.title": {
+        "en": "Positional encoding P (positions × dimensions)",
+        "zh": "位置编码矩阵 P（位置 × 维度）",
+    },
+    "fig.pair_index": {"en": "pair index j (dimensions 2j, 2j+1)", "zh": "维度对序号 j（维度 2j、2j+1）"},
+    "fig.wavelength": {"en": "wavelength (positions)", "zh": "波长（位置数）"},
+    "fig.wavelength.title": {
+        "en": "Wavelength of each sin/cos pair (log scale)",
+        "zh": "每对 sin/cos 的波长（对数刻度）",
+    },
+    "fig.dims_pair": {"en": "dims {a}, {b}", "zh": "维度 {a}、{b}"},
+    "fig.dot_product": {"en": "dot product", "zh": "点积"},
+    "fig.pe_similarity.title": {
+        "en": "Similarity of positions: P Pᵀ",
+        "zh": "位置之间的相似度：P Pᵀ",
+    },
+}

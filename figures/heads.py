@@ -1,0 +1,240 @@
+"""Many heads at once: all tiles in ONE heatmap, separated by NaN gaps (subplots are too slow in the
+browser for 16 heads). Tile titles are annotations; tick labels only on the outer edges, thinned out
+so that they stay legible."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import numpy as np
+import plotly.graph_objects as go
+
+from i18n import t
+
+from .heatmap import axis_labels, default_names
+from .style import (
+    DIVERGING,
+    MASKED_COLOR,
+    PLAIN_SCALE,
+    WEIGHTS_SCALE,
+    FigureStyle,
+    axis,
+    base_layout,
+    color_range,
+    format_values,
+    json_values,
+    label_step,
+    safe_label,
+    safe_template,
+)
+
+
+def _edges(n_tiles: int, size: int, gap: float) -> tuple[list[float], list[float]]:
+    """Cell edges along one direction (one NaN cell of width `gap` between tiles) and tile starts."""
+    edges, starts, pos = [0.0], [], 0.0
+    for k in range(n_tiles):
+        starts.append(pos)
+        for _ in range(size):
+            pos += 1.0
+            edges.append(pos)
+        if k < n_tiles - 1:
+            pos += gap
+            edges.append(pos)
+    return edges, starts
+
+
+def tile_color_range(kind: str, tile: np.ndarray) -> tuple[float, float]:
+    """The raw range a tile's colours span when each head has its own scale: weights 0..max,
+    signed/cosine -max|v|..max|v| (0 stays white), plain min..max."""
+    finite = tile[np.isfinite(tile)]
+    if not finite.size:
+        return 0.0, 1.0
+    if kind == "weights":
+        return 0.0, float(finite.max())
+    if kind in ("signed", "cosine"):
+        m = float(np.abs(finite).max())
+        return -m, m
+    return float(finite.min()), float(finite.max())
+
+
+def _normalise(tile: np.ndarray, lo: float, hi: float, kind: str) -> np.ndarray:
+    """Map [lo, hi] to the fixed colour range of the kind: [-1, 1] diverging, else [0, 1]."""
+    span = hi - lo
+    if span <= 0:
+        return np.where(np.isfinite(tile), 0.0, np.nan)
+    unit = (tile - lo) / span  # 0..1
+    return unit * 2 - 1 if kind in ("signed", "cosine") else unit
+
+
+def tiled_heads(
+    stack: np.ndarray,
+    row_labels: Sequence[object] | None = None,
+    col_labels: Sequence[object] | None = None,
+    *,
+    tile_titles: Sequence[str] | None = None,
+    kind: str = "weights",
+    shared_scale: bool = True,
+    max_cols: int = 4,
+    title: str | None = None,
+    row_title: str | None = None,
+    col_title: str | None = None,
+    value_name: str | None = None,
+    lang: str = "en",
+    style: FigureStyle | None = None,
+) -> go.Figure:
+    """stack (n, R, C), e.g. the weights of n heads, as a grid of tiles with at most max_cols per row.
+
+    shared_scale: one colour scale for all tiles (colorbar); False: each tile coloured over its own
+    range, written under its title (hover always shows raw values). Text arguments are plain text.
+    """
+    style = style or FigureStyle()
+    a = np.asarray(stack, dtype=float)
+    if a.ndim != 3:
+        raise ValueError(f"stack must be 3-D (n, R, C), got shape {a.shape}")
+    n, n_rows, n_cols = a.shape
+    if max_cols < 1:
+        raise ValueError("max_cols must be >= 1")
+    titles = list(tile_titles) if tile_titles is not None else [t("fig.head_n", lang, n=k + 1) for k in range(n)]
+    if len(titles) != n:
+        raise ValueError(f"expected {n} tile titles, got {len(titles)}")
+    _, row_hover = axis_labels(row_labels, n_rows, numbered=True)
+    _, col_hover = axis_labels(col_labels, n_cols, numbered=True)
+    row_ticks, _ = axis_labels(row_labels, n_rows, numbered=True)
+    col_ticks, _ = axis_labels(col_labels, n_cols, numbered=True)
+    row_name, col_name, val_name = default_names(kind, lang, row_title, col_title, value_name)
+    has_masked = not bool(np.isfinite(a).all())
+
+    grid_cols = min(n, max_cols)
+    grid_rows = math.ceil(n / grid_cols)
+
+    # Sizes in pixels -> gaps in data units (1 unit = 1 cell).
+    plot_w = style.width_px * 0.88
+    gap_x_px = style.font_size * 1.2
+    units_w = grid_cols * n_cols
+    gx = gap_x_px * units_w / max(plot_w - (grid_cols - 1) * gap_x_px, 1.0)
+    px_per_unit_x = plot_w / (units_w + (grid_cols - 1) * gx)
+    title_lines = 1 if shared_scale else 2
+    title_px = style.font_size * (1.35 * title_lines + 0.6)
+    tile_h_px = n_rows * px_per_unit_x  # square cells when there is room
+    chrome = sum(style.margins().values()) + style.font_size * 7
+    max_tile_h = (style.max_height - chrome) / grid_rows - title_px
+    tile_h_px = float(np.clip(tile_h_px, min(60.0, max_tile_h), max(max_tile_h, 60.0)))
+    gy = title_px * n_rows / tile_h_px
+    height = round(grid_rows * (tile_h_px + title_px) + chrome)
+
+    x_edges, x_starts = _edges(grid_cols, n_cols, gx)
+    y_edges, y_starts = _edges(grid_rows, n_rows, gy)
+
+    # One big z with NaN gaps; tile k at z[tr*(R+1) : +R, tc*(C+1) : +C].
+    z = np.full((grid_rows * (n_rows + 1) - 1, grid_cols * (n_cols + 1) - 1), np.nan)
+    ranges: list[tuple[float, float]] = []
+    for k in range(n):
+        tr, tc = divmod(k, grid_cols)
+        rs, cs = tr * (n_rows + 1), tc * (n_cols + 1)
+        if shared_scale:
+            z[rs:rs + n_rows, cs:cs + n_cols] = a[k]
+        else:
+            ranges.append(tile_color_range(kind, a[k]))
+            z[rs:rs + n_rows, cs:cs + n_cols] = _normalise(a[k], *ranges[k], kind)
+    z[~np.isfinite(z)] = np.nan
+
+    # Hover: ONE tag-free string per cell, "head 1 · 3:cat → 5:sat" (lists of fields per cell
+    # would triple the validation time; "<br>" inside data is escaped as \u003cbr\u003e in the JSON).
+    # The raw value goes into `text` when z cannot show it (own scale per head, or masked cells).
+    raw_needed = has_masked or not shared_scale
+    raw = format_values(a, lang) if raw_needed else None
+    row_prefix = [[f"{safe_template(titles[k])} · {r} → " for r in row_hover]
+                  for k in range(n)]
+    custom: list[list[str | None]] = []
+    text: list[list[str | None]] = []
+    for tr in range(grid_rows):
+        for i in range(n_rows):
+            line: list[str | None] = []
+            text_line: list[str | None] = []
+            for tc in range(grid_cols):
+                k = tr * grid_cols + tc
+                if tc:
+                    line.append(None)  # gap column
+                    text_line.append(None)
+                if k >= n:
+                    line.extend([None] * n_cols)
+                    text_line.extend([None] * n_cols)
+                else:
+                    line.extend([row_prefix[k][i] + c for c in col_hover])
+                    if raw is not None:
+                        text_line.extend(raw[k, i].tolist())
+            custom.append(line)
+            text.append(text_line)
+        if tr < grid_rows - 1:
+            custom.append([None] * z.shape[1])  # gap row
+            text.append([None] * z.shape[1])
+
+    if shared_scale:
+        scale, lo, hi = color_range(kind, a)
+    else:
+        scale = DIVERGING if kind in ("signed", "cosine") else (WEIGHTS_SCALE if kind == "weights" else PLAIN_SCALE)
+        lo, hi = (-1.0, 1.0) if kind in ("signed", "cosine") else (0.0, 1.0)
+    value_ref = "%{text}" if raw_needed else "%{z:.4g}"
+    trace = {
+        "type": "heatmap",
+        "z": json_values(z),
+        "x": json_values(x_edges),
+        "y": json_values(y_edges),
+        "customdata": custom,
+        **({"text": text} if raw_needed else {}),
+        "colorscale": scale,
+        "zmin": lo,
+        "zmax": hi,
+        "hoverongaps": False,
+        "hovertemplate": (f"%{{customdata}}<br>({row_name} → {col_name})"
+                          f"<br>{val_name}: {value_ref}<extra></extra>"),
+        "showscale": shared_scale,
+        "colorbar": {"title": {"text": val_name, "side": "top"},
+                     "thickness": round(style.font_size * 1.1), "tickfont": {"size": style.small_size}},
+    }
+
+    # Ticks: rows on the left of every tile row, columns under the bottom tile of every column.
+    y_step = label_step(n_rows, tile_h_px, style)
+    x_step = label_step(n_cols, n_cols * px_per_unit_x, style)
+    y_vals = [y0 + i + 0.5 for y0 in y_starts for i in range(0, n_rows, y_step)]
+    y_text = [row_ticks[i] for _ in y_starts for i in range(0, n_rows, y_step)]
+    x_vals = [x0 + j + 0.5 for x0 in x_starts for j in range(0, n_cols, x_step)]
+    x_text = [col_ticks[j] for _ in x_starts for j in range(0, n_cols, x_step)]
+
+    notes = []
+    if not shared_scale:
+        notes.append(safe_label(t("fig.per_head_scale_note", lang)))
+    if has_masked:
+        notes.append(safe_label(t("fig.masked_note", lang)))
+
+    fig = go.Figure(data=[trace])  # a dict: validated once, not twice
+    fig.update_layout(
+        **base_layout(style, safe_label(title) if title else None, height, " · ".join(notes) or None),
+        xaxis=axis(safe_label(col_title) if col_title else None, style, tickvals=json_values(x_vals),
+                   ticktext=x_text, range=[0, x_edges[-1]]),
+        yaxis=axis(safe_label(row_title) if row_title else None, style, tickvals=json_values(y_vals),
+                   ticktext=y_text, range=[y_edges[-1], -gy]),
+    )
+    annotations = []
+    for k in range(n):
+        tr, tc = divmod(k, grid_cols)
+        text = safe_label(titles[k])
+        if not shared_scale:
+            lo_k, hi_k = ranges[k]
+            rng = t("fig.tile_range", lang, lo=f"{lo_k:.3g}", hi=f"{hi_k:.3g}").replace("-", "−")
+            text += f"<br><span style='font-size:{style.small_size}px'>{safe_label(rng)}</span>"
+        annotations.append({
+            "x": x_starts[tc] + n_cols / 2, "y": y_starts[tr], "xref": "x", "yref": "y",
+            "text": text, "showarrow": False, "yanchor": "bottom", "yshift": 2,
+            "font": {"size": style.font_size},
+        })
+    fig.update_layout(annotations=annotations)
+    if has_masked:
+        fig.update_layout(shapes=[
+            {"type": "rect", "x0": x_starts[k % grid_cols], "x1": x_starts[k % grid_cols] + n_cols,
+             "y0": y_starts[k // grid_cols], "y1": y_starts[k // grid_cols] + n_rows, "layer": "below",
+             "fillcolor": MASKED_COLOR, "line": {"width": 0}}
+            for k in range(n)
+        ])
+    return fig

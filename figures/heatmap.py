@@ -1,0 +1,153 @@
+"""One matrix as a heatmap: rows and columns are positions with "i:token" tick text."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import plotly.graph_objects as go
+
+from i18n import t
+
+from .style import (
+    MASKED_COLOR,
+    FigureStyle,
+    axis,
+    base_layout,
+    cell_texts,
+    color_range,
+    format_values,
+    hover_labels,
+    json_values,
+    label_step,
+    safe_label,
+    safe_template,
+    shorten,
+    token_ticks,
+)
+
+SHOW_VALUES_MAX_CELLS = 150  # auto: numbers inside cells only while they stay readable
+
+
+def axis_labels(labels: Sequence[object] | None, n: int, numbered: bool) -> tuple[list[str], list[str]]:
+    """(tick text, hover text) of n positions; None -> the positions themselves."""
+    if labels is None:
+        plain = [str(i) for i in range(n)]
+        return plain, plain
+    if len(labels) != n:
+        raise ValueError(f"expected {n} labels, got {len(labels)}")
+    if numbered:
+        return token_ticks(labels), hover_labels(labels)
+    return [safe_label(shorten(str(s), 14)) for s in labels], [safe_label(s) for s in labels]
+
+
+def strided(ticktext: list[str], step: int) -> tuple[list[int], list[str]]:
+    """Every step-th tick (positions, text)."""
+    vals = list(range(0, len(ticktext), step))
+    return vals, [ticktext[i] for i in vals]
+
+
+def default_names(kind: str, lang: str, row_title: str | None, col_title: str | None,
+                  value_name: str | None) -> tuple[str, str, str]:
+    """Hover names (safe for a hovertemplate) of rows, columns and values; attention weights default
+    to query / key / weight, anything else to row / column / value."""
+    weights = kind == "weights"
+    row = row_title or t("fig.query" if weights else "fig.row", lang)
+    col = col_title or t("fig.key" if weights else "fig.column", lang)
+    val = value_name or t("fig.weight" if weights else "fig.value", lang)
+    return safe_template(row), safe_template(col), safe_template(val)
+
+
+def matrix_heatmap(
+    values: np.ndarray,
+    row_labels: Sequence[object] | None = None,
+    col_labels: Sequence[object] | None = None,
+    *,
+    title: str | None = None,
+    kind: str = "plain",
+    row_title: str | None = None,
+    col_title: str | None = None,
+    value_name: str | None = None,
+    show_values: bool | None = None,
+    zmin: float | None = None,
+    zmax: float | None = None,
+    numbered: bool = True,
+    lang: str = "en",
+    style: FigureStyle | None = None,
+) -> go.Figure:
+    """Heatmap of values (R, C); row i is labelled "i:row_labels[i]" (numbered=False: the label alone).
+
+    kind: "signed" (diverging, symmetric around 0), "weights" (sequential 0..1), "cosine" (diverging
+    -1..1), "plain" (sequential over the data). Non-finite values (masked scores) show grey and hover
+    says "masked". All text arguments are plain text.
+    """
+    style = style or FigureStyle()
+    a = np.asarray(values, dtype=float)
+    if a.ndim != 2:
+        raise ValueError(f"values must be 2-D (R, C), got shape {a.shape}")
+    n_rows, n_cols = a.shape
+    row_ticks, row_hover = axis_labels(row_labels, n_rows, numbered)
+    col_ticks, col_hover = axis_labels(col_labels, n_cols, numbered)
+    has_masked = not bool(np.isfinite(a).all())
+    scale, lo, hi = color_range(kind, a, zmin, zmax)
+    if show_values is None:
+        show_values = n_rows * n_cols <= SHOW_VALUES_MAX_CELLS
+
+    row_name, col_name, val_name = default_names(kind, lang, row_title, col_title, value_name)
+
+    # Hover: labels from customdata (per cell) only where they are not just the position numbers.
+    fields: list[np.ndarray] = []
+    if row_labels is not None:
+        fields.append(np.broadcast_to(np.array(row_hover, dtype=object)[:, None], a.shape))
+        row_ref = f"%{{customdata[{len(fields) - 1}]}}"
+    else:
+        row_ref = "%{y}"
+    if col_labels is not None:
+        fields.append(np.broadcast_to(np.array(col_hover, dtype=object)[None, :], a.shape))
+        col_ref = f"%{{customdata[{len(fields) - 1}]}}"
+    else:
+        col_ref = "%{x}"
+    if has_masked:
+        fields.append(format_values(a, lang))
+        val_ref = f"%{{customdata[{len(fields) - 1}]}}"
+    else:
+        val_ref = "%{z:.4g}"
+    hovertemplate = f"{row_name}: {row_ref}<br>{col_name}: {col_ref}<br>{val_name}: {val_ref}<extra></extra>"
+
+    height = style.heatmap_height(n_rows)
+    plot_h = height - sum(style.margins().values()) - style.font_size * 6
+    y_vals, y_text = strided(row_ticks, label_step(n_rows, plot_h, style))
+    x_vals, x_text = strided(col_ticks, label_step(n_cols, style.width_px * 0.85, style))
+    gap = 1 if max(n_rows, n_cols) <= 32 else 0
+
+    trace = go.Heatmap(
+        z=json_values(a),
+        colorscale=scale,
+        zmin=lo,
+        zmax=hi,
+        xgap=gap,
+        ygap=gap,
+        hovertemplate=hovertemplate,
+        colorbar={"title": {"text": safe_label(value_name) if value_name else val_name, "side": "top"},
+                  "thickness": round(style.font_size * 1.1), "tickfont": {"size": style.small_size}},
+    )
+    if fields:
+        trace.customdata = np.stack(fields, axis=-1).tolist()
+    if show_values:
+        trace.text = cell_texts(a)
+        trace.texttemplate = "%{text}"
+        trace.textfont = {"size": style.small_size}
+
+    note = safe_label(t("fig.masked_note", lang)) if has_masked else None
+    fig = go.Figure(trace)
+    fig.update_layout(
+        **base_layout(style, safe_label(title) if title else None, height, note),
+        xaxis=axis(safe_label(col_title) if col_title else None, style,
+                   tickvals=x_vals, ticktext=x_text, range=[-0.5, n_cols - 0.5]),
+        yaxis=axis(safe_label(row_title) if row_title else None, style,
+                   tickvals=y_vals, ticktext=y_text, range=[n_rows - 0.5, -0.5]),
+    )
+    if has_masked:
+        fig.add_shape(type="rect", x0=-0.5, x1=n_cols - 0.5, y0=-0.5, y1=n_rows - 0.5, layer="below",
+                      fillcolor=MASKED_COLOR, line={"width": 0})
+    return fig

@@ -1,0 +1,104 @@
+"""Sinusoidal positional encoding: curves, the P matrix, wavelengths, and P Pᵀ."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import plotly.graph_objects as go
+from plotly.colors import qualitative
+
+from i18n import t
+
+from .heatmap import matrix_heatmap
+from .style import FigureStyle, axis, base_layout, json_values, safe_label, safe_template
+
+PAIR_COLORS = qualitative.D3  # one colour per chosen sin/cos pair j; sin solid, cos dashed
+
+
+def pe_curves(
+    p: np.ndarray, dims: Sequence[int], *, lang: str = "en", style: FigureStyle | None = None
+) -> go.Figure:
+    """P[:, dim] against position for each chosen dimension of p (L, d): even dims are sines, odd cosines."""
+    style = style or FigureStyle()
+    a = np.asarray(p, dtype=float)
+    if a.ndim != 2:
+        raise ValueError(f"p must be 2-D (L, d), got shape {a.shape}")
+    n_pos, d = a.shape
+    positions = list(range(n_pos))
+    fig = go.Figure()
+    pos_name = safe_template(t("fig.position", lang))
+    pair_order = list(dict.fromkeys(dim // 2 for dim in dims))  # colour by chosen pair, in order
+    for dim in dims:
+        if not 0 <= dim < d:
+            raise ValueError(f"dimension {dim} out of range 0..{d - 1}")
+        is_sin = dim % 2 == 0
+        name = safe_label(t("fig.dim_sin" if is_sin else "fig.dim_cos", lang, i=dim))
+        fig.add_trace(go.Scatter(
+            x=positions,
+            y=json_values(a[:, dim]),
+            name=name,
+            mode="lines+markers" if n_pos <= 64 else "lines",
+            line={"color": PAIR_COLORS[pair_order.index(dim // 2) % len(PAIR_COLORS)], "width": style.line_width,
+                  "dash": "solid" if is_sin else "dash"},
+            marker={"size": style.marker_size * 0.8},
+            hovertemplate=f"{name}<br>{pos_name}: %{{x}}<br>%{{y:.4f}}<extra></extra>",
+        ))
+    height = int(min(style.max_height, max(style.min_height, style.font_size * 30)))
+    fig.update_layout(
+        **base_layout(style, safe_label(t("fig.pe_curves.title", lang)), height),
+        xaxis=axis(safe_label(t("fig.position", lang)), style, showgrid=True, gridcolor="#eee"),
+        yaxis=axis(safe_label(t("fig.pe_value", lang)), style, range=[-1.1, 1.1], showgrid=True,
+                   gridcolor="#eee", zeroline=True, zerolinecolor="#bbb"),
+        legend={"font": {"size": style.font_size}},
+        hovermode="closest",
+    )
+    return fig
+
+
+def pe_heatmap(p: np.ndarray, *, lang: str = "en", style: FigureStyle | None = None) -> go.Figure:
+    """P (L, d) as positions x dimensions, diverging colours on the fixed range -1..1."""
+    return matrix_heatmap(
+        p, None, None, title=t("fig.pe_heatmap.title", lang), kind="signed", zmin=-1.0, zmax=1.0,
+        row_title=t("fig.position", lang), col_title=t("fig.dimension", lang),
+        value_name=t("fig.pe_value", lang), lang=lang, style=style,
+    )
+
+
+def wavelength_chart(
+    wavelengths: np.ndarray, *, lang: str = "en", style: FigureStyle | None = None
+) -> go.Figure:
+    """Wavelength of each sin/cos pair j (d/2,), log-scale y: from 2π up to 2π·base."""
+    style = style or FigureStyle()
+    lam = np.asarray(wavelengths, dtype=float)
+    if lam.ndim != 1:
+        raise ValueError(f"wavelengths must be 1-D (d/2,), got shape {lam.shape}")
+    pairs = list(range(lam.shape[0]))
+    dims_text = [safe_template(t("fig.dims_pair", lang, a=2 * j, b=2 * j + 1)) for j in pairs]
+    fig = go.Figure(go.Scatter(
+        x=pairs,
+        y=json_values(lam),
+        customdata=dims_text,
+        mode="lines+markers",
+        line={"color": PAIR_COLORS[0], "width": style.line_width},
+        marker={"size": style.marker_size},
+        hovertemplate=(f"j = %{{x}} (%{{customdata}})<br>{safe_template(t('fig.wavelength', lang))}: "
+                       f"%{{y:.4g}}<extra></extra>"),
+        showlegend=False,
+    ))
+    height = int(min(style.max_height, max(style.min_height, style.font_size * 28)))
+    fig.update_layout(
+        **base_layout(style, safe_label(t("fig.wavelength.title", lang)), height),
+        xaxis=axis(safe_label(t("fig.pair_index", lang)), style, showgrid=True, gridcolor="#eee"),
+        yaxis=axis(safe_label(t("fig.wavelength", lang)), style, type="log", showgrid=True, gridcolor="#eee"),
+    )
+    return fig
+
+
+def pe_similarity(sim: np.ndarray, *, lang: str = "en", style: FigureStyle | None = None) -> go.Figure:
+    """P Pᵀ (L, L): dot product of the encodings of every pair of positions (signed, centred on 0)."""
+    return matrix_heatmap(
+        sim, None, None, title=t("fig.pe_similarity.title", lang), kind="signed",
+        row_title=t("fig.position", lang), col_title=t("fig.position", lang),
+        value_name=t("fig.dot_product", lang), lang=lang, style=style,
+    )
