@@ -23,10 +23,8 @@ STRINGS: dict[str, dict[str, str]] = {
     "fig.key": {"en": "key", "zh": "键"},
     "fig.queries": {"en": "queries", "zh": "查询"},
     "fig.keys": {"en": "keys", "zh": "键"},
-    "fig.query_token": {"en": "query token", "zh": "查询词元"},
     "fig.key_token": {"en": "key token", "zh": "键词元"},
     "fig.weight": {"en": "weight", "zh": "权重"},
-    "fig.attention_weight": {"en": "attention weight", "zh": "注意力权重"},
     "fig.query_bars.title": {
         "en": "Where query {query} looks, in every head",
         "zh": "查询 {query} 在每个头中关注哪里",

@@ -1,0 +1,151 @@
+"""figures.tiled_heads: every head's matrix in one heatmap, at its tile, with NaN gaps."""
+
+from __future__ import annotations
+
+import json
+import time
+
+import numpy as np
+import pytest
+
+from figures import FigureStyle, tiled_heads
+from figures.style import DIVERGING, round_sig
+
+TOKENS = ["the", "cat", "<script>"]
+KEYS = ["the", "cat", "<script>", "the"]
+
+
+def spec(fig) -> dict:
+    return json.loads(fig.to_json())
+
+
+def softmax_stack(n: int, rows: int, cols: int, seed: int = 0) -> np.ndarray:
+    e = np.exp(np.random.default_rng(seed).normal(size=(n, rows, cols)) * 2)
+    return e / e.sum(axis=-1, keepdims=True)
+
+
+def z_of(fig) -> np.ndarray:
+    return np.array(spec(fig)["data"][0]["z"], dtype=float)  # None -> nan
+
+
+def tile(z: np.ndarray, k: int, rows: int, cols: int, grid_cols: int) -> np.ndarray:
+    tr, tc = divmod(k, grid_cols)
+    return z[tr * (rows + 1): tr * (rows + 1) + rows, tc * (cols + 1): tc * (cols + 1) + cols]
+
+
+def test_every_head_sits_at_its_tile_and_gaps_are_nan():
+    stack = softmax_stack(5, 3, 4)
+    fig = tiled_heads(stack, TOKENS, KEYS, max_cols=2)
+    z = z_of(fig)
+    assert z.shape == (3 * 3 + 2, 2 * 4 + 1)  # 3 tile rows x 2 tile columns, one NaN row/column between
+    for k in range(5):
+        assert np.array_equal(tile(z, k, 3, 4, 2), round_sig(stack[k]))
+    assert np.isnan(z[3]).all() and np.isnan(z[7]).all()  # gap rows
+    assert np.isnan(z[:, 4]).all()  # gap column
+    assert np.isnan(tile(z, 5, 3, 4, 2)).all()  # the empty sixth tile
+    assert len(fig.data) == 1 and fig.data[0].type == "heatmap"  # ONE trace, not subplots
+
+
+def test_tile_titles_default_to_translated_head_names():
+    stack = softmax_stack(3, 3, 4)
+    for lang, first in (("en", "head 1"), ("zh", "头 1")):
+        ann = spec(tiled_heads(stack, TOKENS, KEYS, lang=lang))["layout"]["annotations"]
+        assert ann[0]["text"] == first and len(ann) == 3
+    custom = spec(tiled_heads(stack, TOKENS, KEYS, tile_titles=["A", "B", "<C>"]))["layout"]["annotations"]
+    assert [a["text"] for a in custom] == ["A", "B", "&lt;C&gt;"]
+
+
+def test_hover_shows_head_row_label_column_label_and_value():
+    stack = softmax_stack(2, 3, 4)
+    trace = spec(tiled_heads(stack, TOKENS, KEYS, max_cols=2))["data"][0]
+    # head 2, query 2:<script>, key 3:the sits at z[2][5 + 3]
+    assert trace["customdata"][2][8] == "head 2 · 2:&lt;script&gt; → 3:the"
+    assert trace["customdata"][0][4] is None  # gap column
+    assert trace["hovertemplate"] == "%{customdata}<br>(query → key)<br>weight: %{z:.4g}<extra></extra>"
+    assert trace["hoverongaps"] is False
+
+
+def test_shared_scale_has_one_colorbar_over_all_heads():
+    stack = np.array([[[-1.0, 2.0]], [[0.5, -4.0]]])
+    trace = spec(tiled_heads(stack, ["q"], ["a", "b"], kind="signed"))["data"][0]
+    assert trace["showscale"] is True
+    assert (trace["zmin"], trace["zmax"]) == (-4.0, 4.0)
+    assert trace["colorscale"] == DIVERGING
+    w = spec(tiled_heads(softmax_stack(2, 3, 4), TOKENS, KEYS))["data"][0]
+    assert (w["zmin"], w["zmax"]) == (0.0, 1.0)
+
+
+def test_per_head_scale_normalises_colours_but_hover_keeps_raw_values():
+    stack = np.array([[[-1.0, 2.0]], [[0.5, -4.0]]])
+    fig = tiled_heads(stack, ["q"], ["a", "b"], kind="signed", shared_scale=False)
+    d = spec(fig)
+    trace = d["data"][0]
+    z = np.array(trace["z"], dtype=float)
+    assert np.allclose(z[0, 0:2], [-0.5, 1.0])  # head 1 scaled by max|v| = 2
+    assert np.allclose(z[0, 3:5], [0.125, -1.0])  # head 2 scaled by max|v| = 4
+    assert trace["showscale"] is False
+    assert (trace["zmin"], trace["zmax"]) == (-1.0, 1.0)
+    assert trace["text"][0][:2] == ["-1", "2"] and trace["text"][0][3:] == ["0.5", "-4"]
+    assert "%{text}" in trace["hovertemplate"]
+    titles = [a["text"] for a in d["layout"]["annotations"]]
+    assert "−2 … 2" in titles[0] and "−4 … 4" in titles[1]
+    assert "own scale" in d["layout"]["title"]["subtitle"]["text"]
+
+
+def test_per_head_scale_of_weights_starts_at_zero():
+    stack = np.array([[[0.2, 0.4]], [[0.1, 0.05]]])
+    d = spec(tiled_heads(stack, ["q"], ["a", "b"], kind="weights", shared_scale=False))
+    z = np.array(d["data"][0]["z"], dtype=float)
+    assert np.allclose(z[0, [0, 1, 3, 4]], [0.5, 1.0, 1.0, 0.5])
+    assert "0 … 0.4" in d["layout"]["annotations"][0]["text"]
+
+
+def test_masked_cells_are_none_with_grey_tiles_and_masked_hover():
+    stack = np.array([[[0.5, -np.inf]], [[1.0, 2.0]]])
+    d = spec(tiled_heads(stack, ["q"], ["a", "b"], kind="signed"))
+    trace = d["data"][0]
+    assert trace["z"][0] == [0.5, None, None, 1.0, 2.0]  # masked, gap, head 2
+    assert trace["text"][0][1] == "masked (−∞)"
+    assert len(d["layout"]["shapes"]) == 2 and d["layout"]["shapes"][0]["layer"] == "below"
+
+
+def test_duplicate_and_hostile_tokens_stay_distinct_and_escaped():
+    fig = tiled_heads(softmax_stack(2, 3, 4), TOKENS, KEYS)
+    d = spec(fig)
+    assert d["layout"]["xaxis"]["ticktext"][:4] == ["0:the", "1:cat", "2:&lt;script&gt;", "3:the"]
+    assert d["layout"]["xaxis"].get("type") != "category"
+    assert "<script" not in fig.to_json()
+    assert not any("<script" in row_cell for row in d["data"][0]["customdata"] for row_cell in row if row_cell)
+
+
+def test_tick_labels_thin_out_on_big_tiles():
+    fig = tiled_heads(softmax_stack(16, 64, 64), [f"t{i}" for i in range(64)], [f"t{i}" for i in range(64)])
+    d = spec(fig)
+    per_tile = len(d["layout"]["xaxis"]["tickvals"]) / 4
+    assert 4 <= per_tile < 64
+
+
+def test_sixteen_heads_of_64_tokens_build_fast_and_stay_compact():
+    stack = softmax_stack(16, 64, 64)
+    tokens = [f"tok{i % 10}" for i in range(64)]
+    tiled_heads(stack[:1, :4, :4], tokens[:4], tokens[:4])  # warm imports
+    start = time.perf_counter()
+    fig = tiled_heads(stack, tokens, tokens)
+    build = time.perf_counter() - start
+    payload = len(fig.to_json())
+    print(f"16x64x64 tiled: build {build * 1000:.0f} ms, JSON {payload / 1e6:.2f} MB")
+    assert build < 0.6
+    assert payload < 3_500_000
+
+
+@pytest.mark.parametrize("style", [FigureStyle(), FigureStyle.large()])
+def test_height_is_bounded(style):
+    fig = tiled_heads(softmax_stack(16, 64, 64), None, None, style=style)
+    assert style.min_height <= fig.layout.height <= style.max_height + 10
+
+
+def test_bad_input_is_refused():
+    with pytest.raises(ValueError, match="3-D"):
+        tiled_heads(np.ones((2, 2)))
+    with pytest.raises(ValueError, match="tile titles"):
+        tiled_heads(np.ones((2, 1, 1)), tile_titles=["a"])
