@@ -74,6 +74,10 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "The settings in the sidebar cannot be computed (see the message there); showing the last valid result.",
         "zh": "侧边栏中的设置无法计算（见侧边栏提示）；当前显示上一次有效的结果。",
     },
+    "msg.url_rejected": {
+        "en": "This link contained values that are not valid settings ({names}); they were replaced by defaults.",
+        "zh": "该链接中含有无效的设置（{names}），已替换为默认值。",
+    },
     # ---- problems (one message each, shown in the sidebar)
     "problem.empty_text": {
         "en": "The {which} has no tokens. Type at least one word or character.",

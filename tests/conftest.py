@@ -10,10 +10,10 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 APP = str(ROOT / "app.py")
 PAGES = {
-    "inputs": "pages/page_inputs.py",
-    "steps": "pages/page_steps.py",
-    "heads": "pages/page_heads.py",
-    "positional": "pages/page_positional.py",
+    "inputs": "pages/inputs.py",
+    "steps": "pages/steps.py",
+    "heads": "pages/heads.py",
+    "positional": "pages/positional.py",
 }
 
 

@@ -8,10 +8,13 @@ import pytest
 from explorer import Settings, apply_preset, run_scene
 from tests.conftest import PAGES, plotly_specs
 
+X_EDITOR = "editor__x_edits__0"  # ui.editing's key for the first version of the X editor
+
 
 def run_page(make_app, page: str, **state):
     at = make_app(**state)
     at.run()
+    at.run()  # AppTest: widget ids settle after the first run (the page hash becomes known)
     if page != "inputs":
         at.switch_page(PAGES[page]).run()
     assert not at.exception, [e.value for e in at.exception]
@@ -105,9 +108,8 @@ def test_weights_figure_carries_the_trace_numbers(make_app):
 
 def test_x_edit_through_the_data_editor_changes_the_numbers(make_app):
     at = run_page(make_app, "inputs", d_model=8, n_heads=2)
-    editor_keys = [k for k in at.session_state.filtered_state if str(k).startswith("editor__x_edits")]
-    assert editor_keys, "the X editor is shown"
-    at.session_state[editor_keys[0]] = {"edited_rows": {0: {"0": 3.5}}, "added_rows": [], "deleted_rows": []}
+    assert at.data_editor, "the X editor is shown"
+    at.session_state[X_EDITOR] = {"edited_rows": {0: {"0": 3.5}}, "added_rows": [], "deleted_rows": []}
     at.run()
     assert not at.exception
     spec = plotly_specs(at)[0]
@@ -116,8 +118,7 @@ def test_x_edit_through_the_data_editor_changes_the_numbers(make_app):
 
 def test_non_number_cell_is_rejected_with_message(make_app):
     at = run_page(make_app, "inputs", d_model=8, n_heads=2)
-    key = next(k for k in at.session_state.filtered_state if str(k).startswith("editor__x_edits"))
-    at.session_state[key] = {"edited_rows": {0: {"1": "abc"}}, "added_rows": [], "deleted_rows": []}
+    at.session_state[X_EDITOR] = {"edited_rows": {0: {"1": "abc"}}, "added_rows": [], "deleted_rows": []}
     at.run()
     assert not at.exception
     assert any("not a number" in e.value for e in at.sidebar.error)

@@ -19,7 +19,7 @@ DEEP_LINKS = {
     "inputs": "Inputs",
     "steps": "Step by step",
     "heads": "Every head",
-    "positional-encoding": "Sinusoidal positional encoding",
+    "positional": "Sinusoidal positional encoding",
 }
 
 
@@ -88,7 +88,7 @@ def test_changing_h_redraws_the_heads(browser, server):
     page.get_by_test_id("stPlotlyChart").first.wait_for(timeout=30_000)
     before = [t for t in _tile_titles(page) if t.startswith("head")]
     assert len(before) == 8
-    box = page.get_by_label("Number of heads h")
+    box = page.get_by_role("spinbutton", name="Number of heads h")
     box.fill("4")
     box.press("Enter")
     wait_idle(page)
@@ -119,7 +119,7 @@ def test_invalid_h_shows_message_and_keeps_charts(browser, server):
     page = new_page(browser)
     page.goto(f"{server}/heads")
     wait_idle(page)
-    box = page.get_by_label("Number of heads h")
+    box = page.get_by_role("spinbutton", name="Number of heads h")
     box.fill("7")
     box.press("Enter")
     wait_idle(page)

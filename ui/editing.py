@@ -46,7 +46,7 @@ def matrix_editor(
     df = pd.DataFrame(np.asarray(matrix, dtype=float), columns=[str(j) for j in range(matrix.shape[1])])
     df.index = row_labels
     st.data_editor(
-        df, key=editor_key, width="stretch", height=height, num_rows="fixed",
+        df, key=editor_key, width="stretch", height=height or min(36 * (len(df) + 1) + 4, 420), num_rows="fixed",
         column_config={c: st.column_config.NumberColumn(c, format="%.3f") for c in df.columns},
         on_change=_commit, args=(store_key, sig, editor_key, name),
     )  # fmt: skip

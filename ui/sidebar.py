@@ -14,6 +14,7 @@ import i18n
 from explorer import LIMITS, MASKS, PRESETS, Problem, Settings, apply_preset, run_scene, validate
 from figures.style import FigureStyle
 from mha_core import tokenize
+from ui import urlstate
 from ui.context import Context, set_context
 
 DEFAULTS = Settings()
@@ -71,7 +72,7 @@ def read_settings(tr) -> tuple[Settings, list[Problem]]:
     sb = st.sidebar
     preset = sb.selectbox(
         tr("sb.preset"), PRESETS, key="preset", format_func=lambda p: tr(f"preset.{p}"),
-        on_change=_on_preset, bind="query-params", index=PRESETS.index(DEFAULTS.preset),
+        on_change=_on_preset, index=PRESETS.index(DEFAULTS.preset),
     )  # fmt: skip
     worked = preset == "worked"
     if worked:
@@ -107,7 +108,7 @@ def read_settings(tr) -> tuple[Settings, list[Problem]]:
                        bind="query-params")  # fmt: skip
     mask = sb.radio(
         tr("sb.mask"), MASKS, key="mask", format_func=lambda m: tr(f"mask.{m}"), horizontal=True,
-        help=tr("sb.mask_help"), bind="query-params", index=MASKS.index(DEFAULTS.mask),
+        help=tr("sb.mask_help"), index=MASKS.index(DEFAULTS.mask),
     )  # fmt: skip
     padded: tuple[int, ...] = ()
     if mask == "padding":
@@ -155,13 +156,17 @@ def problem_text(tr, p: Problem) -> str:
 
 def build_context() -> Context:
     """Language, sidebar, validation and the cached Scene for this run."""
+    urlstate.load_once()
     lang = st.sidebar.selectbox(
         "🌐 Language / 语言", i18n.LANGS, key="lang", format_func=lambda code: i18n.LANG_NAMES[code],
-        index=i18n.LANGS.index(_lang_default()), bind="query-params",
+        index=i18n.LANGS.index(_lang_default()),
     )  # fmt: skip
     tr = i18n.translator(lang)
     large = st.sidebar.toggle(tr("sb.large"), key="large", help=tr("sb.large_help"), bind="query-params")
     candidate, problems = read_settings(tr)
+    if urlstate.rejected_params():
+        st.warning(tr("msg.url_rejected", names=", ".join(urlstate.rejected_params())), icon="🔗")
+    urlstate.sync({"lang": lang, "preset": candidate.preset, "mask": candidate.mask, "padded": list(candidate.padded)})
     last_good: Settings = st.session_state.get(_LAST_GOOD, DEFAULTS)
     if problems:
         for p in problems:

@@ -6,24 +6,27 @@ import streamlit as st
 from figures import attention_lines, matrix_heatmap, query_bars, tiled_heads
 from ui.charts import show
 from ui.context import get_context
+from ui.frame import outside_frame
 
+if outside_frame():
+    st.stop()
 ctx = get_context()
 tr, sc, s, style, lang = ctx.t, ctx.scene, ctx.settings, ctx.style, ctx.lang
 h = s.n_heads
 heads = [tr("common.head_n", n=i + 1) for i in range(h)]
-dks = [str(j) for j in range(s.d_k)]
+dks = None
 
 st.title(tr("heads.title"))
 st.markdown(tr("heads.intro", h=h, dk=s.d_k))
 
 QUANTITIES = {
-    "weights": (sc.weights, sc.labels, sc.kv_labels, "weights"),
-    "scores": (sc.scores, sc.labels, sc.kv_labels, "signed"),
-    "masked_scores": (sc.masked_scores, sc.labels, sc.kv_labels, "signed"),
-    "q": (sc.q, sc.labels, dks, "signed"),
-    "k": (sc.k, sc.kv_labels, dks, "signed"),
-    "v": (sc.v, sc.kv_labels, dks, "signed"),
-    "head_outputs": (sc.head_outputs, sc.labels, dks, "signed"),
+    "weights": (sc.weights, sc.tokens, sc.kv_tokens, "weights"),
+    "scores": (sc.scores, sc.tokens, sc.kv_tokens, "signed"),
+    "masked_scores": (sc.masked_scores, sc.tokens, sc.kv_tokens, "signed"),
+    "q": (sc.q, sc.tokens, dks, "signed"),
+    "k": (sc.k, sc.kv_tokens, dks, "signed"),
+    "v": (sc.v, sc.kv_tokens, dks, "signed"),
+    "head_outputs": (sc.head_outputs, sc.tokens, dks, "signed"),
 }
 c1, c2 = st.columns([3, 1])
 quantity = c1.radio(tr("heads.quantity"), list(QUANTITIES), format_func=lambda q: tr(f"qty.{q}"),
@@ -32,33 +35,36 @@ shared = c2.toggle(tr("heads.shared_scale"), value=True, key="heads_shared", hel
 stack, rows, cols, kind = QUANTITIES[quantity]
 st.caption(tr(f"qty.{quantity}.help"))
 show(
-    tiled_heads(stack, list(rows), list(cols), tile_titles=heads, kind=kind, shared_scale=shared,
+    tiled_heads(stack, list(rows), None if cols is None else list(cols), tile_titles=heads, kind=kind, shared_scale=shared,
                 lang=lang, style=style),
     key="heads_tiled",
 )  # fmt: skip
 
 st.header(tr("heads.one_query"))
 query = st.selectbox(tr("heads.pick_query"), range(sc.len_q), format_func=lambda i: sc.labels[i], key="heads_query")
-show(query_bars(sc.weights[:, query, :], list(sc.kv_labels), sc.labels[query], lang=lang, style=style),
+show(query_bars(sc.weights[:, query, :], list(sc.kv_tokens), sc.labels[query], lang=lang, style=style),
      key="heads_bars")  # fmt: skip
 st.subheader(tr("heads.lines"))
 chosen = st.multiselect(tr("heads.lines_heads"), range(h), default=list(range(min(h, 4))),
                         format_func=lambda i: heads[i], key="heads_lines_heads")  # fmt: skip
 all_queries = st.toggle(tr("heads.lines_all"), value=False, key="heads_lines_all")
 show(
-    attention_lines(sc.weights, list(sc.labels), list(sc.kv_labels), heads=list(chosen),
+    attention_lines(sc.weights, list(sc.tokens), list(sc.kv_tokens), heads=list(chosen),
                     query=None if all_queries else query, lang=lang, style=style),
     key="heads_lines",
 )  # fmt: skip
 
 st.header(tr("heads.similarity"))
-RHO = r"\rho_{ij} = \frac{\mathrm{head}_i \cdot \mathrm{head}_j}{\lVert \mathrm{head}_i \rVert \, \lVert \mathrm{head}_j \rVert}"
+RHO = (
+    r"\rho_{ij} = \frac{\mathrm{head}_i \cdot \mathrm{head}_j}"
+    r"{\lVert \mathrm{head}_i \rVert \, \lVert \mathrm{head}_j \rVert}"
+)
 st.latex(RHO)
 st.markdown(tr("heads.similarity_text"))
-show(matrix_heatmap(sc.head_sim, heads, heads, title="ρ_ij", kind="cosine", row_title=tr("axis.head"),
+show(matrix_heatmap(sc.head_sim, heads, heads, title="ρ_ij", kind="cosine", numbered=False, row_title=tr("axis.head"),
                     col_title=tr("axis.head"), value_name="ρ", lang=lang, style=style), key="heads_sim")  # fmt: skip
 
 st.subheader(tr("heads.entropy"))
 st.caption(tr("heads.entropy_text"))
-entropy = pd.DataFrame(sc.entropy.T, index=list(sc.labels), columns=heads).round(3)
+entropy = pd.DataFrame(sc.entropy.T, index=list(sc.tokens), columns=heads).round(3)
 st.dataframe(entropy, width="stretch")

@@ -8,9 +8,12 @@ from explorer import LIMITS
 from figures import matrix_heatmap
 from ui.charts import show
 from ui.context import get_context
+from ui.frame import outside_frame
 from ui.editing import clear_edits, matrix_editor
 from ui.sidebar import W_EDITS, X_EDITS, edit_signature
 
+if outside_frame():
+    st.stop()
 ctx = get_context()
 tr, sc, s, style = ctx.t, ctx.scene, ctx.settings, ctx.style
 
@@ -23,14 +26,14 @@ if s.cross:
     st.caption(tr("inputs.kv_tokens", n=sc.len_k))
     st.dataframe(pd.DataFrame([list(sc.kv_tokens)], index=[tr("inputs.token")]), hide_index=False)
 
-dims = [str(j) for j in range(s.d_model)]
+dims = None  # dimension axes are labelled by index
 tabs = st.tabs([tr("inputs.tab_x"), tr("inputs.tab_p"), tr("inputs.tab_x_in")])
 for tab, (key, values) in zip(tabs, (("x", sc.x), ("p", sc.p), ("x_in", sc.x_in)), strict=True):
     with tab:
         st.latex(tr(f"inputs.latex_{key}"))
         st.caption(tr(f"inputs.caption_{key}", L=sc.len_q, d=s.d_model))
         fig = matrix_heatmap(
-            values, list(sc.labels), dims, title=tr(f"inputs.tab_{key}"), kind="signed",
+            values, list(sc.tokens), dims, title=tr(f"inputs.tab_{key}"), kind="signed",
             row_title=tr("axis.token"), col_title=tr("axis.dimension"), value_name=tr("axis.value"),
             lang=ctx.lang, style=style,
         )  # fmt: skip

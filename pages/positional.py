@@ -9,6 +9,7 @@ from figures import pe_curves, pe_heatmap, pe_similarity, wavelength_chart
 from mha_core import positional_similarity, sinusoidal_positional_encoding, wavelengths
 from ui.charts import show
 from ui.context import get_context
+from ui.frame import outside_frame
 
 MAX_LENGTH, MAX_D = 256, 1024
 
@@ -19,6 +20,8 @@ def _pe(length: int, d_model: int, base: float) -> tuple[np.ndarray, np.ndarray,
     return p.numpy(), positional_similarity(p).numpy(), wavelengths(d_model, base).numpy()
 
 
+if outside_frame():
+    st.stop()
 ctx = get_context()
 tr, style, lang = ctx.t, ctx.style, ctx.lang
 

@@ -1,0 +1,50 @@
+"""The frame every page is drawn in: page config, language, the settings sidebar, navigation.
+
+Streamlit runs the very first request after a server start through its legacy `pages/` path, which
+executes a page file without app.py. Each page therefore starts with `if outside_frame(): st.stop()`:
+run on its own, it draws itself through the frame (which runs the page again, inside) and stops.
+"""
+
+from __future__ import annotations
+
+import threading
+
+import streamlit as st
+
+from ui.sidebar import build_context
+
+_state = threading.local()  # each session's script runs in its own thread
+
+PAGES: tuple[tuple[str, str, str], ...] = (
+    # (file, url_path == file stem, title key)
+    ("pages/inputs.py", "inputs", "page.inputs"),
+    ("pages/steps.py", "steps", "page.steps"),
+    ("pages/heads.py", "heads", "page.heads"),
+    ("pages/positional.py", "positional", "page.positional"),
+)
+ICONS = {"inputs": "🔤", "steps": "🪜", "heads": "🧠", "positional": "〰️"}
+
+
+def run_frame() -> None:
+    """Draw the frame and run the page the URL asks for."""
+    st.set_page_config(page_title="Multi-head attention explorer · 多头注意力", page_icon="🔍", layout="wide")
+    ctx = build_context()
+    pages = [
+        st.Page(path, title=ctx.t(title), icon=ICONS[url], url_path=url, default=(i == 0))
+        for i, (path, url, title) in enumerate(PAGES)
+    ]
+    if ctx.large:  # projector: bigger text everywhere, not only in figures
+        st.html("<style>html, body, [class*='st-'] { font-size: 1.2rem; } h1 { font-size: 2.6rem; }</style>")
+    _state.inside = True
+    try:
+        st.navigation(pages, position="sidebar").run()
+    finally:
+        _state.inside = False
+
+
+def outside_frame() -> bool:
+    """True when a page file runs on its own; it has then been drawn through the frame already."""
+    if getattr(_state, "inside", False):
+        return False
+    run_frame()
+    return True
