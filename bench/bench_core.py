@@ -20,6 +20,7 @@ both sides and shows the difference in compute alone.
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import statistics
 import sys
@@ -34,6 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run as a script 
 from mha_core import MultiHeadAttention
 
 GOAL = 1.05
+TARGET_SECONDS = 3.0  # timed seconds per size in the default (auto) mode: many short calls, fewer long ones
 STANDARD_SIZES = ((1, 128, 512, 8), (4, 512, 768, 12))  # (B, L, d_model, h)
 
 
@@ -82,6 +84,11 @@ def time_pair(
     for _ in range(warmup):
         run_ours()
         run_ref()
+    if reps <= 0:  # auto: about TARGET_SECONDS of timed calls, at least 21 per side
+        start = time.perf_counter()
+        run_ours()
+        run_ref()
+        reps = max(21, min(1001, math.ceil(TARGET_SECONDS / (time.perf_counter() - start))))
     t_ours: list[float] = []
     t_ref: list[float] = []
     for _ in range(reps):
@@ -119,14 +126,16 @@ def parse_size(text: str) -> tuple[int, int, int, int]:
 def main(argv: list[str] | None = None) -> list[BenchRow]:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--threads", type=int, default=1, help="torch.set_num_threads (default 1)")
-    parser.add_argument("--reps", type=int, default=None, help="timed repetitions per side (default 21)")
+    parser.add_argument(
+        "--reps", type=int, default=None, help=f"timed repetitions per side (default: ~{TARGET_SECONDS:g} s, >= 21)"
+    )
     parser.add_argument("--warmup", type=int, default=None, help="untimed warm-up calls (default 5)")
     parser.add_argument("--quick", action="store_true", help="smoke mode: 2 warm-ups, 3 repetitions")
     parser.add_argument(
         "--size", type=parse_size, action="append", help="B,L,d_model,h (repeatable; default: standard)"
     )
     args = parser.parse_args(argv)
-    reps = args.reps if args.reps is not None else (3 if args.quick else 21)
+    reps = args.reps if args.reps is not None else (3 if args.quick else 0)
     warmup = args.warmup if args.warmup is not None else (2 if args.quick else 5)
     sizes = args.size or STANDARD_SIZES
 
