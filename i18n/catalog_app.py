@@ -6,6 +6,7 @@ Strings formatted with arguments use str.format: literal braces (LaTeX) are doub
 STRINGS: dict[str, dict[str, str]] = {
     "app.title": {"en": "Multi-head attention explorer", "zh": "多头注意力探索器"},
     # ---- pages
+    "page.home": {"en": "Overview", "zh": "总览"},
     "page.inputs": {"en": "Inputs", "zh": "输入"},
     "page.steps": {"en": "Step by step", "zh": "逐步计算"},
     "page.heads": {"en": "Heads", "zh": "各个头"},
@@ -133,6 +134,68 @@ STRINGS: dict[str, dict[str, str]] = {
     "common.head_n": {"en": "head {n}", "zh": "头 {n}"},
     "mat.w_q": {"en": "W^Q (d_model × d_model)", "zh": "W^Q（d_model × d_model）"},
     "mat.w_o": {"en": "W^O (d_model × d_model)", "zh": "W^O（d_model × d_model）"},
+    # ---- page: home
+    "home.title": {"en": "Multi-head attention, every number visible", "zh": "多头注意力：每一个数字都看得见"},
+    "home.intro": {
+        "en": "Type a sentence, choose d_model and the number of heads h, add a mask, and follow every tensor "
+        "of one multi-head attention layer: the per-head Q, K, V, the scaled scores, the softmax weights, each "
+        "head's output, the concatenation and the W^O projection. All numbers are computed live by the app's own "
+        "core, which is tested against PyTorch's `torch.nn.MultiheadAttention`. The settings are in the sidebar "
+        "and in the address bar: copy the link to share exactly what you see.",
+        "zh": "输入一句话，选择 d_model 和头数 h，加上掩码，就能跟踪一个多头注意力层中的每一个张量："
+        "每个头的 Q、K、V，缩放后的分数，softmax 权重，每个头的输出，拼接结果以及 W^O 投影。"
+        "所有数字都由本应用自己的核心实时计算，并与 PyTorch 的 `torch.nn.MultiheadAttention` 对照测试。"
+        "设置位于侧边栏和地址栏中：复制链接即可分享你看到的完全相同的内容。",
+    },
+    "home.flow": {
+        "en": "The pipeline now: h = {h} heads, d_model = {d}, d_k = {dk}, L = {L} tokens",
+        "zh": "当前流程：h = {h} 个头，d_model = {d}，d_k = {dk}，L = {L} 个词元",
+    },
+    "home.flow_input": {"en": "input", "zh": "输入"},
+    "home.flow_head": {"en": "head", "zh": "头"},
+    "home.flow_concat": {"en": "Concat", "zh": "拼接"},
+    "home.flow_output": {"en": "output", "zh": "输出"},
+    "home.flow_softmax": {"en": "softmax", "zh": "softmax"},
+    "home.where": {"en": "Where to look", "zh": "从哪里看起"},
+    "home.where_inputs": {
+        "en": "Tokens, embeddings X, positional encoding P; edit X and the weights.",
+        "zh": "词元、嵌入 X、位置编码 P；可编辑 X 和权重。",
+    },
+    "home.where_steps": {
+        "en": "The nine steps from X to the output, each with formula, shapes and numbers.",
+        "zh": "从 X 到输出的九个步骤，每一步都有公式、形状和数值。",
+    },
+    "home.where_heads": {
+        "en": "All heads side by side, one token's attention in every head, head similarity.",
+        "zh": "并排查看所有头、一个词元在各个头中的注意力、头之间的相似度。",
+    },
+    "home.where_positional": {
+        "en": "Sine and cosine curves, wavelengths, similarity between positions.",
+        "zh": "正弦与余弦曲线、波长、位置之间的相似度。",
+    },
+    "home.errata": {"en": "Where the lecture notes are wrong", "zh": "讲义中的错误"},
+    "home.errata_text": {
+        "en": "The app always shows computed numbers, never copied ones. Mistakes found in the notes:\n\n"
+        "- **Note 001, worked example**: it prints Q₁ = [[0.85, −0.05], [−0.29, 0.74]] and "
+        "Q₂ = [[2.15, 0.65], [−1.32, 1.02]]. Multiplying its own X and W₁^Q, W₂^Q gives "
+        "Q₁ = [[0, 1.45], [−0.95, −0.45]] and Q₂ = [[2.05, −0.5], [−0.27, 0.94]] (choose the worked-example preset).\n"
+        "- **Note 001, table**: single- and multi-head attention have 4·d_model² weights, not 3·d_model² "
+        "(W^O is a fourth d_model × d_model matrix); the heads' subspaces are not orthogonal, nothing forces them to be. "
+        "The output is Σᵢ headᵢ W^Oᵢ, a linear combination (no extra function f).\n"
+        "- **Note 004**: stacking W_i^Q gives [W₁^Q | … | W_h^Q] side by side, a d_model × (h·d_k) matrix, not an "
+        "(h·d_k) × d_model one; and Q = X·[W₁^Q | … | W_h^Q] is not a block-diagonal product: every input dimension "
+        "feeds every head.\n"
+        "- **Note 000**: the addition count uses T where it means L: L²(d−1) additions for QKᵀ.",
+        "zh": "本应用始终显示计算得到的数值，从不照抄讲义。讲义中发现的错误：\n\n"
+        "- **笔记 001 算例**：其中写 Q₁ = [[0.85, −0.05], [−0.29, 0.74]]，Q₂ = [[2.15, 0.65], [−1.32, 1.02]]。"
+        "用其给出的 X 与 W₁^Q、W₂^Q 实际相乘得到 Q₁ = [[0, 1.45], [−0.95, −0.45]]，Q₂ = [[2.05, −0.5], [−0.27, 0.94]]"
+        "（选择“算例”预设即可查看）。\n"
+        "- **笔记 001 表格**：单头和多头注意力的权重都是 4·d_model²，而不是 3·d_model²（W^O 是第四个 "
+        "d_model × d_model 矩阵）；各个头的子空间并不一定正交。输出等于 Σᵢ headᵢ W^Oᵢ，是线性组合（没有额外的函数 f）。\n"
+        "- **笔记 004**：把 W_i^Q 堆叠起来得到的是横向拼接 [W₁^Q | … | W_h^Q]，形状为 d_model × (h·d_k)，"
+        "而不是 (h·d_k) × d_model；Q = X·[W₁^Q | … | W_h^Q] 也不是分块对角矩阵的乘积：每个输入维度都会影响每个头。\n"
+        "- **笔记 000**：加法次数中的 T 应为 L：QKᵀ 需要 L²(d−1) 次加法。",
+    },
     # ---- page: inputs
     "inputs.title": {"en": "Inputs: tokens, embeddings, positions", "zh": "输入：词元、嵌入与位置"},
     "inputs.intro": {

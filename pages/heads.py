@@ -66,5 +66,5 @@ show(matrix_heatmap(sc.head_sim, heads, heads, title="ρ_ij", kind="cosine", num
 
 st.subheader(tr("heads.entropy"))
 st.caption(tr("heads.entropy_text"))
-entropy = pd.DataFrame(sc.entropy.T, index=list(sc.tokens), columns=heads).round(3)
+entropy = pd.DataFrame(sc.entropy.T, index=list(sc.labels), columns=heads).round(3)
 st.dataframe(entropy, width="stretch")

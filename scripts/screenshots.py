@@ -12,7 +12,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from tests.browser import CHROMIUM, CHROMIUM_ARGS, streamlit_server, wait_idle  # noqa: E402
 
-PAGES = ["inputs", "steps", "heads", "positional"]
+PAGES = ["home", "inputs", "steps", "heads", "positional"]
 SETTINGS = {
     "small": "preset=worked",
     "default": "",
@@ -21,7 +21,7 @@ SETTINGS = {
 
 
 def main(outdir: str = "screenshots", pages: list[str] | None = None, langs: tuple[str, ...] = ("en", "zh"),
-         settings: dict[str, str] | None = None, full_page: bool = True) -> list[Path]:
+         settings: dict[str, str] | None = None, full_page: bool = True, height: int = 3200) -> list[Path]:
     from playwright.sync_api import sync_playwright
 
     out = Path(outdir)
@@ -32,9 +32,9 @@ def main(outdir: str = "screenshots", pages: list[str] | None = None, langs: tup
         for lang in langs:
             for name, query in (settings or SETTINGS).items():
                 for page_name in pages or PAGES:
-                    ctx = browser.new_context(viewport={"width": 1500, "height": 1000})
+                    ctx = browser.new_context(viewport={"width": 1500, "height": height})
                     page = ctx.new_page()
-                    page.goto(f"{url}/{page_name}?lang={lang}&{query}")
+                    page.goto(f"{url}/{'' if page_name == 'home' else page_name}?lang={lang}&{query}")
                     wait_idle(page)
                     try:
                         page.get_by_test_id("stPlotlyChart").first.wait_for(timeout=30_000)

@@ -10,6 +10,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 APP = str(ROOT / "app.py")
 PAGES = {
+    "home": "pages/home.py",
     "inputs": "pages/inputs.py",
     "steps": "pages/steps.py",
     "heads": "pages/heads.py",

@@ -16,13 +16,14 @@ from ui.sidebar import build_context
 _state = threading.local()  # each session's script runs in its own thread
 
 PAGES: tuple[tuple[str, str, str], ...] = (
-    # (file, url_path == file stem, title key)
+    # (file, url_path == file stem, title key); the first is the home page at "/"
+    ("pages/home.py", "home", "page.home"),
     ("pages/inputs.py", "inputs", "page.inputs"),
     ("pages/steps.py", "steps", "page.steps"),
     ("pages/heads.py", "heads", "page.heads"),
     ("pages/positional.py", "positional", "page.positional"),
 )
-ICONS = {"inputs": "🔤", "steps": "🪜", "heads": "🧠", "positional": "〰️"}
+ICONS = {"home": "🏠", "inputs": "🔤", "steps": "🪜", "heads": "🧠", "positional": "〰️"}
 
 
 def run_frame() -> None:

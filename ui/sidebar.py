@@ -101,10 +101,9 @@ def read_settings(tr) -> tuple[Settings, list[Problem]]:
         tr("sb.seed"), 0, LIMITS.max_seed, DEFAULTS.seed, step=1, key="seed", disabled=worked,
         help=tr("sb.seed_help"), bind="query-params",
     )  # fmt: skip
-    c3, c4 = sb.columns(2)
-    scale = c3.toggle(tr("sb.scale"), value=DEFAULTS.scale, key="scale", help=tr("sb.scale_help"),
+    scale = sb.toggle(tr("sb.scale"), value=DEFAULTS.scale, key="scale", help=tr("sb.scale_help"),
                       bind="query-params")  # fmt: skip
-    add_pe = c4.toggle(tr("sb.add_pe"), value=DEFAULTS.add_pe, key="add_pe", help=tr("sb.add_pe_help"),
+    add_pe = sb.toggle(tr("sb.add_pe"), value=DEFAULTS.add_pe, key="add_pe", help=tr("sb.add_pe_help"),
                        bind="query-params")  # fmt: skip
     mask = sb.radio(
         tr("sb.mask"), MASKS, key="mask", format_func=lambda m: tr(f"mask.{m}"), horizontal=True,

@@ -1,0 +1,38 @@
+"""The pipeline as a Graphviz DOT diagram with live shapes (note 001's flow chart). No streamlit."""
+
+from __future__ import annotations
+
+
+def _esc(s: str) -> str:
+    return s.replace("\\", "\\\\").replace('"', '\\"').replace("<", "‹").replace(">", "›")
+
+
+def pipeline_dot(len_q: int, len_k: int, d_model: int, n_heads: int, labels: dict[str, str], max_heads: int = 3) -> str:
+    """DOT source: X -> per-head projections -> attention per head -> concat -> W^O -> output.
+
+    Draws at most `max_heads` head lanes (the last one is head h) with "…" between; `labels` are the
+    translated words: input, head, concat, output, softmax.
+    """
+    dk = d_model // n_heads
+    lanes = list(range(min(n_heads, max_heads - 1))) + ([n_heads - 1] if n_heads >= max_heads else [])
+    lines = [
+        "digraph G {",
+        '  rankdir=LR; bgcolor="transparent"; nodesep=0.25; ranksep=0.45;',
+        '  node [shape=box, style="rounded,filled", fillcolor="#eef3fb", color="#1f5fbf", fontname="Helvetica", fontsize=12];',
+        '  edge [color="#555555"];',
+        f'  X [label="{_esc(labels["input"])}\\nX: {len_q}×{d_model}"];',
+        f'  C [label="{_esc(labels["concat"])}\\n{len_q}×{n_heads}·{dk} = {len_q}×{d_model}"];',
+        f'  O [label="{_esc(labels["output"])} = Concat·W^O\\n{len_q}×{d_model}"];',
+    ]
+    for i in lanes:
+        n = i + 1
+        lines += [
+            f'  P{i} [label="{_esc(labels["head"])} {n}\\nQ{n}=XW{n}^Q {len_q}×{dk}\\nK{n}, V{n}: {len_k}×{dk}"];',
+            f'  A{i} [label="A{n} = {_esc(labels["softmax"])}(Q{n}K{n}ᵀ/√{dk})\\n{len_q}×{len_k}", fillcolor="#fdf0e6", color="#c0602a"];',
+            f'  H{i} [label="head{n} = A{n}V{n}\\n{len_q}×{dk}"];',
+            f"  X -> P{i} -> A{i} -> H{i} -> C;",
+        ]
+    if n_heads > max_heads:
+        lines += [f'  dots [label="… {n_heads - len(lanes)} …", shape=plaintext, style=""];', "  X -> dots -> C [style=dotted];"]
+    lines += ["  C -> O;", "}"]
+    return "\n".join(lines)

@@ -1,0 +1,38 @@
+"""Home: what the app shows, the whole pipeline with live shapes, where to go next, and the notes' errata."""
+
+import streamlit as st
+
+from figures.flow import pipeline_dot
+from ui.context import get_context
+from ui.frame import outside_frame
+
+if outside_frame():
+    st.stop()
+ctx = get_context()
+tr, sc, s = ctx.t, ctx.scene, ctx.settings
+
+st.title(tr("home.title"))
+st.markdown(tr("home.intro"))
+st.latex(
+    r"\mathrm{MultiHead}(X) = \mathrm{Concat}(\mathrm{head}_1, \dots, \mathrm{head}_h)\, W^O,\quad "
+    r"\mathrm{head}_i = \mathrm{softmax}\!\left(\frac{(XW_i^Q)(XW_i^K)^\top}{\sqrt{d_k}}\right) XW_i^V"
+)
+st.subheader(tr("home.flow", h=s.n_heads, d=s.d_model, dk=s.d_k, L=sc.len_q))
+labels = {k: tr(f"home.flow_{k}") for k in ("input", "head", "concat", "output", "softmax")}
+st.graphviz_chart(pipeline_dot(sc.len_q, sc.len_k, s.d_model, s.n_heads, labels), width="stretch")
+
+st.subheader(tr("home.where"))
+c1, c2 = st.columns(2)
+with c1:
+    st.page_link("pages/inputs.py", label=tr("page.inputs"), icon="🔤")
+    st.caption(tr("home.where_inputs"))
+    st.page_link("pages/steps.py", label=tr("page.steps"), icon="🪜")
+    st.caption(tr("home.where_steps"))
+with c2:
+    st.page_link("pages/heads.py", label=tr("page.heads"), icon="🧠")
+    st.caption(tr("home.where_heads"))
+    st.page_link("pages/positional.py", label=tr("page.positional"), icon="〰️")
+    st.caption(tr("home.where_positional"))
+
+with st.expander(tr("home.errata")):
+    st.markdown(tr("home.errata_text"))
