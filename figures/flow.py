@@ -18,7 +18,8 @@ def pipeline_dot(len_q: int, len_k: int, d_model: int, n_heads: int, labels: dic
     lines = [
         "digraph G {",
         '  rankdir=LR; bgcolor="transparent"; nodesep=0.25; ranksep=0.45;',
-        '  node [shape=box, style="rounded,filled", fillcolor="#eef3fb", color="#1f5fbf", fontname="Helvetica", fontsize=12];',
+        '  node [shape=box, style="rounded,filled", fillcolor="#eef3fb", color="#1f5fbf", '
+        'fontname="Helvetica", fontsize=12];',
         '  edge [color="#555555"];',
         f'  X [label="{_esc(labels["input"])}\\nX: {len_q}×{d_model}"];',
         f'  C [label="{_esc(labels["concat"])}\\n{len_q}×{n_heads}·{dk} = {len_q}×{d_model}"];',
@@ -28,11 +29,15 @@ def pipeline_dot(len_q: int, len_k: int, d_model: int, n_heads: int, labels: dic
         n = i + 1
         lines += [
             f'  P{i} [label="{_esc(labels["head"])} {n}\\nQ{n}=XW{n}^Q {len_q}×{dk}\\nK{n}, V{n}: {len_k}×{dk}"];',
-            f'  A{i} [label="A{n} = {_esc(labels["softmax"])}(Q{n}K{n}ᵀ/√{dk})\\n{len_q}×{len_k}", fillcolor="#fdf0e6", color="#c0602a"];',
+            f'  A{i} [label="A{n} = {_esc(labels["softmax"])}(Q{n}K{n}ᵀ/√{dk})\\n{len_q}×{len_k}", '
+            'fillcolor="#fdf0e6", color="#c0602a"];',
             f'  H{i} [label="head{n} = A{n}V{n}\\n{len_q}×{dk}"];',
             f"  X -> P{i} -> A{i} -> H{i} -> C;",
         ]
     if n_heads > max_heads:
-        lines += [f'  dots [label="… {n_heads - len(lanes)} …", shape=plaintext, style=""];', "  X -> dots -> C [style=dotted];"]
+        lines += [
+            f'  dots [label="… {n_heads - len(lanes)} …", shape=plaintext, style=""];',
+            "  X -> dots -> C [style=dotted];",
+        ]
     lines += ["  C -> O;", "}"]
     return "\n".join(lines)

@@ -35,8 +35,8 @@ shared = c2.toggle(tr("heads.shared_scale"), value=True, key="heads_shared", hel
 stack, rows, cols, kind = QUANTITIES[quantity]
 st.caption(tr(f"qty.{quantity}.help"))
 show(
-    tiled_heads(stack, list(rows), None if cols is None else list(cols), tile_titles=heads, kind=kind, shared_scale=shared,
-                lang=lang, style=style),
+    tiled_heads(stack, list(rows), None if cols is None else list(cols), tile_titles=heads, kind=kind,
+                shared_scale=shared, lang=lang, style=style),
     key="heads_tiled",
 )  # fmt: skip
 

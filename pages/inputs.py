@@ -8,8 +8,8 @@ from explorer import LIMITS
 from figures import matrix_heatmap
 from ui.charts import show
 from ui.context import get_context
-from ui.frame import outside_frame
 from ui.editing import clear_edits, matrix_editor
+from ui.frame import outside_frame
 from ui.sidebar import W_EDITS, X_EDITS, edit_signature
 
 if outside_frame():

@@ -67,7 +67,7 @@ def load_once() -> None:
     if st.session_state.get(_LOADED):
         return
     st.session_state[_LOADED] = True
-    params = {k: st.query_params.get(k) for k in st.query_params.keys()}
+    params = {k: st.query_params.get(k) for k in st.query_params}
     accepted, rejected = check_params(params)
     for name, value in accepted.items():
         st.session_state[name] = value
