@@ -252,6 +252,12 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "四个 {d} × {d} 的矩阵 W^Q、W^K、W^V、W^O，由种子 {seed} 生成（与笔记公式一致，无偏置）。"
         "随机权重下注意力较为平均；训练后的头会各有专长（笔记 004）。",
     },
+    "inputs.weights_worked": {
+        "en": "Note 001 gives X, W₁^Q, W₂^Q and W^O; it leaves out W_i^K and W_i^V, so the app chose small signed values "
+        "for them (shown below and on the worked-example page).",
+        "zh": "笔记 001 给出了 X、W₁^Q、W₂^Q 和 W^O，但没有给出 W_i^K 和 W_i^V，因此本应用为它们选定了一些较小的正负数值"
+        "（见下方及算例页面）。",
+    },
     "inputs.reseed": {"en": "🎲 New random weights", "zh": "🎲 重新随机生成权重"},
     "inputs.edit_w_help": {
         "en": "Small sizes: edit the weights cell by cell (rows: input dimension, columns: output dimension).",

@@ -54,7 +54,8 @@ else:
         st.rerun()
 
 st.subheader(tr("inputs.weights"))
-st.markdown(tr("inputs.weights_intro", d=s.d_model, seed=s.seed))
+worked = s.preset == "worked"
+st.markdown(tr("inputs.weights_worked") if worked else tr("inputs.weights_intro", d=s.d_model, seed=s.seed))
 
 
 def _reseed() -> None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import streamlit as st
 
 import i18n
-from explorer import LIMITS, MASKS, PRESETS, Settings
+from explorer import LIMITS, MASKS, PRESETS, Settings, apply_preset
 
 _LOADED = "_url_loaded"
 _REJECTED = "_url_rejected"
@@ -71,6 +71,12 @@ def load_once() -> None:
     accepted, rejected = check_params(params)
     for name, value in accepted.items():
         st.session_state[name] = value
+    preset = accepted.get("preset")
+    if preset and preset != "custom":  # a preset in a link brings its own sizes unless the link says otherwise
+        filled = apply_preset(DEFAULTS, str(preset))
+        for name in ("text", "d_model", "n_heads", "add_pe", "mask", "cross"):
+            if name not in params:
+                st.session_state[name] = getattr(filled, name)
     for name in rejected:
         if name in CHOICES or name == "padded":
             del st.query_params[name]
