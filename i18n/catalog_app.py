@@ -454,3 +454,42 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "两个位置编码的点积只取决于它们之间的距离，而与绝对位置无关：相近的位置更相似，相距远的位置相似度较低。",
     },
 }
+STRINGS.update({
+    "sb.present": {"en": "Presentation mode", "zh": "演示模式"},
+    "sb.present_help": {
+        "en": "For the projector: large fonts and figures, sidebar folded away, and the step-by-step page reveals one "
+        "step at a time.",
+        "zh": "用于投影：大字体和大图，收起侧边栏，逐步计算页面每次只展示一个步骤。",
+    },
+    "io.title": {"en": "Share & export", "zh": "分享与导出"},
+    "io.link_help": {
+        "en": "The address bar always holds the whole setting: copy the link and every student sees the same numbers.",
+        "zh": "地址栏始终包含完整设置：复制链接，每位学生都会看到完全相同的数字。",
+    },
+    "io.download_settings": {"en": "Settings (JSON)", "zh": "设置（JSON）"},
+    "io.upload_settings": {"en": "Load settings (JSON)", "zh": "载入设置（JSON）"},
+    "io.upload_help": {
+        "en": "A file downloaded with the button above. It is checked field by field before it is used.",
+        "zh": "用上方按钮下载的文件。使用前会逐项检查。",
+    },
+    "io.download_npz": {"en": "Whole trace (NumPy .npz)", "zh": "完整计算过程（NumPy .npz）"},
+    "io.npz_help": {
+        "en": "Every tensor of the current computation; np.load(file) reads it (no pickle needed).",
+        "zh": "当前计算中的所有张量；用 np.load(file) 读取（无需 pickle）。",
+    },
+    "io.loaded": {"en": "Settings loaded.", "zh": "设置已载入。"},
+    "io.too_big": {"en": "The file is larger than {limit} KB; a settings file is much smaller.", "zh": "文件超过 {limit} KB；设置文件应当小得多。"},
+    "io.not_json": {"en": "The file is not valid JSON.", "zh": "该文件不是有效的 JSON。"},
+    "io.not_object": {"en": "The file does not contain a settings object.", "zh": "该文件中没有设置对象。"},
+    "io.wrong_format": {"en": "This is not a settings file of this app.", "zh": "这不是本应用的设置文件。"},
+    "io.wrong_version": {"en": "The settings file has an unknown version.", "zh": "设置文件的版本未知。"},
+    "io.unknown_field": {"en": "The settings file has a field this app does not know.", "zh": "设置文件中有本应用不认识的字段。"},
+    "io.bad_field": {"en": "The field “{field}” in the settings file has a wrong value.", "zh": "设置文件中的字段“{field}”取值有误。"},
+    "io.invalid": {"en": "The settings in the file cannot be used:", "zh": "文件中的设置无法使用："},
+    "common.csv": {"en": "CSV", "zh": "CSV"},
+})
+STRINGS.update({
+    "steps.prev": {"en": "Previous", "zh": "上一步"},
+    "steps.next": {"en": "Next step", "zh": "下一步"},
+    "steps.progress": {"en": "Step {n} of {total}", "zh": "第 {n} 步，共 {total} 步"},
+})

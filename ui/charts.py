@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 import plotly.graph_objects as go
 import streamlit as st
@@ -13,9 +15,19 @@ _CONFIG = {
 }
 
 
-def show(fig: go.Figure, key: str) -> None:
-    """One plotly figure, full width, with a PNG download button in its toolbar."""
+def show(
+    fig: go.Figure, key: str, tensor: np.ndarray | None = None, rows: Sequence[str] | None = None,
+    cols: Sequence[str] | None = None, label: str = "CSV",
+) -> None:
+    """One plotly figure, full width, PNG download in its toolbar; with `tensor`, a CSV download under it."""
     st.plotly_chart(fig, width="stretch", config=_CONFIG, key=key)
+    if tensor is not None:
+        from ui.export import tensor_csv
+
+        st.download_button(
+            label, data=lambda: tensor_csv(tensor, rows, cols), file_name=f"{key}.csv", mime="text/csv",
+            key=f"csv_{key}", icon="⬇️", type="tertiary",
+        )  # fmt: skip
 
 
 def latex_matrix(m: np.ndarray, digits: int = 2, max_cells: int = 160) -> str | None:

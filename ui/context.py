@@ -21,6 +21,7 @@ class Context:
     scene: Scene
     style: FigureStyle
     large: bool
+    present: bool = False
 
 
 def set_context(ctx: Context) -> None:

@@ -28,7 +28,11 @@ ICONS = {"home": "🏠", "inputs": "🔤", "steps": "🪜", "heads": "🧠", "po
 
 def run_frame() -> None:
     """Draw the frame and run the page the URL asks for."""
-    st.set_page_config(page_title="Multi-head attention explorer · 多头注意力", page_icon="🔍", layout="wide")
+    present = bool(st.session_state.get("present", False))
+    st.set_page_config(
+        page_title="Multi-head attention explorer · 多头注意力", page_icon="🔍", layout="wide",
+        initial_sidebar_state="collapsed" if present else "auto",
+    )
     ctx = build_context()
     pages = [
         st.Page(path, title=ctx.t(title), icon=ICONS[url], url_path=url, default=(i == 0))

@@ -14,8 +14,9 @@ import i18n
 from explorer import LIMITS, MASKS, PRESETS, Problem, Settings, apply_preset, run_scene, validate
 from figures.style import FigureStyle
 from mha_core import tokenize
-from ui import urlstate
+from ui import sticky, urlstate
 from ui.context import Context, set_context
+from ui.export import export_panel
 
 DEFAULTS = Settings()
 _LAST_GOOD = "_last_good_settings"
@@ -32,20 +33,20 @@ def _lang_default() -> str:
 
 def _on_preset() -> None:
     """Choosing a preset fills the sentence and sizes it stands for."""
+    sticky.remember("preset")
     preset = st.session_state.get("preset", DEFAULTS.preset)
     if preset == "custom":
         return
     s = apply_preset(DEFAULTS, preset)
-    st.session_state.update(
-        text=s.text, d_model=s.d_model, n_heads=s.n_heads, add_pe=s.add_pe, mask=s.mask, cross=s.cross
-    )
+    st.session_state.update(text=s.text, d_model=s.d_model, n_heads=s.n_heads, add_pe=s.add_pe, cross=s.cross)
+    sticky.set_choice("mask", s.mask)
     st.session_state[X_EDITS] = {}
     st.session_state[W_EDITS] = {}
 
 
 def _to_custom() -> None:
     if st.session_state.get("preset") in ("en", "zh", "paper"):
-        st.session_state["preset"] = "custom"
+        sticky.set_choice("preset", "custom")
 
 
 def _edits(store_key: str, sig: tuple) -> dict:
@@ -72,7 +73,7 @@ def read_settings(tr) -> tuple[Settings, list[Problem]]:
     sb = st.sidebar
     preset = sb.selectbox(
         tr("sb.preset"), PRESETS, key="preset", format_func=lambda p: tr(f"preset.{p}"),
-        on_change=_on_preset, index=PRESETS.index(DEFAULTS.preset),
+        on_change=_on_preset,
     )  # fmt: skip
     worked = preset == "worked"
     if worked:
@@ -107,7 +108,8 @@ def read_settings(tr) -> tuple[Settings, list[Problem]]:
                        bind="query-params")  # fmt: skip
     mask = sb.radio(
         tr("sb.mask"), MASKS, key="mask", format_func=lambda m: tr(f"mask.{m}"), horizontal=True,
-        help=tr("sb.mask_help"), index=MASKS.index(DEFAULTS.mask),
+        on_change=sticky.remember, args=("mask",),
+        help=tr("sb.mask_help"),
     )  # fmt: skip
     padded: tuple[int, ...] = ()
     if mask == "padding":
@@ -115,10 +117,11 @@ def read_settings(tr) -> tuple[Settings, list[Problem]]:
         kv_tokens = tokenize(kv_text)[: LIMITS.max_tokens] if not worked else ["x₁", "x₂"]
         options = list(range(len(kv_tokens)))
         current = [i for i in st.session_state.get("padded", []) if isinstance(i, int) and i in options]
-        st.session_state["padded"] = current
+        sticky.set_choice("padded", current)
         padded = tuple(
             sb.multiselect(
                 tr("sb.padded"), options, key="padded", format_func=lambda i: f"{i}:{kv_tokens[i]}",
+                on_change=sticky.remember, args=("padded",),
                 help=tr("sb.padded_help"),
             )
         )
@@ -145,22 +148,32 @@ def edit_signature(kind: str, s: Settings) -> tuple:
 
 
 def problem_text(tr, p: Problem) -> str:
-    kwargs = dict(p.kwargs)
+    return message_text(tr, p.key, p.kwargs)
+
+
+def message_text(tr, key: str, kwargs: dict) -> str:
+    """A translated message whose `which`/`name` parameters are themselves translated words."""
+    kwargs = dict(kwargs)
     if "which" in kwargs:
         kwargs["which"] = tr(f"which.{kwargs['which']}")
     if "name" in kwargs:
         kwargs["name"] = tr(f"name.{kwargs['name']}")
-    return tr(p.key, **kwargs)
+    return tr(key, **kwargs)
 
 
 def build_context() -> Context:
     """Language, sidebar, validation and the cached Scene for this run."""
     urlstate.load_once()
+    sticky.restore()
+    for key, default in (("lang", _lang_default()), ("preset", DEFAULTS.preset), ("mask", DEFAULTS.mask)):
+        if key not in st.session_state:
+            sticky.set_choice(key, default)
     lang = st.sidebar.selectbox(
         "🌐 Language / 语言", i18n.LANGS, key="lang", format_func=lambda code: i18n.LANG_NAMES[code],
-        index=i18n.LANGS.index(_lang_default()),
+        on_change=sticky.remember, args=("lang",),
     )  # fmt: skip
     tr = i18n.translator(lang)
+    st.sidebar.toggle(tr("sb.present"), key="present", help=tr("sb.present_help"), bind="query-params")
     large = st.sidebar.toggle(tr("sb.large"), key="large", help=tr("sb.large_help"), bind="query-params")
     candidate, problems = read_settings(tr)
     if urlstate.rejected_params():
@@ -183,7 +196,10 @@ def build_context() -> Context:
     st.sidebar.caption(
         tr("sb.limits", tokens=LIMITS.max_tokens, d_model=LIMITS.max_d_model, heads=LIMITS.max_heads)
     )
-    style = FigureStyle.large() if large else FigureStyle()
-    ctx = Context(lang=lang, t=tr, settings=settings, scene=scene, style=style, large=bool(large))
+    present = bool(st.session_state.get("present", False))
+    style = FigureStyle.large() if (large or present) else FigureStyle()
+    ctx = Context(lang=lang, t=tr, settings=settings, scene=scene, style=style, large=bool(large) or present,
+                  present=present)
+    export_panel(tr, settings, scene, lang)
     set_context(ctx)
     return ctx

@@ -12,6 +12,7 @@ import streamlit as st
 
 import i18n
 from explorer import LIMITS, MASKS, PRESETS, Settings, apply_preset
+from ui import sticky
 
 _LOADED = "_url_loaded"
 _REJECTED = "_url_rejected"
@@ -70,13 +71,16 @@ def load_once() -> None:
     params = {k: st.query_params.get(k) for k in st.query_params}
     accepted, rejected = check_params(params)
     for name, value in accepted.items():
-        st.session_state[name] = value
+        sticky.set_choice(name, value)
     preset = accepted.get("preset")
     if preset and preset != "custom":  # a preset in a link brings its own sizes unless the link says otherwise
         filled = apply_preset(DEFAULTS, str(preset))
         for name in ("text", "d_model", "n_heads", "add_pe", "mask", "cross"):
             if name not in params:
-                st.session_state[name] = getattr(filled, name)
+                if name in sticky.STICKY:
+                    sticky.set_choice(name, getattr(filled, name))
+                else:
+                    st.session_state[name] = getattr(filled, name)
     for name in rejected:
         if name in CHOICES or name == "padded":
             del st.query_params[name]

@@ -1,0 +1,133 @@
+"""The nine steps of the pipeline (notes 000/002), each a function that draws formula, shapes and tensor."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from explorer import LIMITS, shape_table
+from figures import matrix_heatmap, tiled_heads
+from ui.charts import latex_matrix, show
+from ui.context import Context
+
+STEP_KEYS: tuple[str, ...] = ("input", "proj", "split", "scores", "mask", "softmax", "av", "concat", "out")
+
+
+class StepsView:
+    """Draws step n of the pipeline for one context; `numbers_head` picks the head whose numbers are printed."""
+
+    def __init__(self, ctx: Context, numbers_head: int = 0) -> None:
+        self.ctx, self.tr, self.sc, self.s = ctx, ctx.t, ctx.scene, ctx.settings
+        self.numbers_head = numbers_head
+        self.heads = [self.tr("common.head_n", n=i + 1) for i in range(self.s.n_heads)]
+        self.small = self.sc.len_q * max(self.s.d_model, self.sc.len_k) <= LIMITS.max_numbers_cells
+        self.steps: dict[str, Callable[[], None]] = {k: getattr(self, f"_{k}") for k in STEP_KEYS}
+
+    def title(self, key: str) -> str:
+        return self.tr(f"steps.{key}.title")
+
+    def draw(self, n: int) -> None:
+        key = STEP_KEYS[n]
+        st.header(f"{n + 1}. {self.title(key)}")
+        st.latex(self.tr(f"steps.{key}.latex"))
+        self.steps[key]()
+
+    # ---- helpers
+    def _text(self, key: str, **kw: object) -> None:
+        st.markdown(self.tr(f"steps.{key}.text", **kw))
+
+    def _numbers(self, label: str, m: np.ndarray) -> None:
+        tex = latex_matrix(m, max_cells=LIMITS.max_numbers_cells) if self.small else None
+        if tex is not None:
+            st.latex(f"{label} = {tex}")
+
+    def _matrix(
+        self, m: np.ndarray, rows: tuple[str, ...], title: str, key: str, value_name: str | None = None
+    ) -> None:
+        tr = self.tr
+        fig = matrix_heatmap(
+            m, list(rows), None, title=title, kind="signed", row_title=tr("axis.token"),
+            col_title=tr("axis.dimension"), value_name=value_name or tr("axis.value"),
+            lang=self.ctx.lang, style=self.ctx.style,
+        )  # fmt: skip
+        show(fig, key=key, tensor=m, rows=self._labels(rows), label=tr("common.csv"))
+
+    def _heads(
+        self, stack: np.ndarray, rows: tuple[str, ...], cols: tuple[str, ...] | None, kind: str, key: str
+    ) -> None:
+        fig = tiled_heads(stack, list(rows), None if cols is None else list(cols), tile_titles=self.heads, kind=kind,
+                          lang=self.ctx.lang, style=self.ctx.style)  # fmt: skip
+        col_labels = None if cols is None else self._labels(cols)
+        show(fig, key=key, tensor=stack, rows=self._labels(rows), cols=col_labels, label=self.tr("common.csv"))
+
+    @staticmethod
+    def _labels(tokens: tuple[str, ...]) -> list[str]:
+        return [f"{i}:{t}" for i, t in enumerate(tokens)]
+
+    # ---- the steps
+    def _input(self) -> None:
+        sc, s = self.sc, self.s
+        self._text("input", L=sc.len_q, d=s.d_model)
+        self._matrix(sc.x_in, sc.tokens, "X" + (" + P" if s.add_pe else ""), "steps_x")
+        self._numbers("X", sc.x_in)
+
+    def _proj(self) -> None:
+        sc, s, tr = self.sc, self.s, self.tr
+        self._text("proj", d=s.d_model, dk=s.d_k, h=s.n_heads)
+        fused_tab, head_tab = st.tabs([tr("steps.proj.fused"), tr("steps.proj.per_head")])
+        with fused_tab:
+            st.caption(tr("steps.proj.fused_caption", dk=s.d_k))
+            for name, m, rows in (("Q", sc.q_fused, sc.tokens), ("K", sc.k_fused, sc.kv_tokens),
+                                  ("V", sc.v_fused, sc.kv_tokens)):  # fmt: skip
+                self._matrix(m, rows, f"{name} = X W^{name}", f"steps_{name}_fused", value_name=name)
+        with head_tab:
+            for name, m, rows in (("Q", sc.q, sc.tokens), ("K", sc.k, sc.kv_tokens), ("V", sc.v, sc.kv_tokens)):
+                st.markdown(f"**{name}_i = X W_i^{name}**")
+                self._heads(m, rows, None, "signed", f"steps_{name}_heads")
+        self._numbers(f"Q_{{{self.numbers_head + 1}}}", sc.q[self.numbers_head])
+
+    def _split(self) -> None:
+        sc, s, tr = self.sc, self.s, self.tr
+        self._text("split", h=s.n_heads, dk=s.d_k)
+        table = shape_table(s, sc.len_q, sc.len_k)
+        st.table(pd.DataFrame(table, columns=[tr("steps.col_tensor"), tr("steps.col_shape"), tr("steps.col_now")]))
+
+    def _scores(self) -> None:
+        sc, s = self.sc, self.s
+        self._text("scores", dk=s.d_k, scale=f"{sc.scale_factor:.4f}")
+        if not s.scale:
+            st.warning(self.tr("steps.scores.unscaled"))
+        self._heads(sc.scores, sc.tokens, sc.kv_tokens, "signed", "steps_scores")
+        self._numbers(f"S_{{{self.numbers_head + 1}}}", sc.scores[self.numbers_head])
+
+    def _mask(self) -> None:
+        self._text("mask")
+        if self.s.mask == "none":
+            st.info(self.tr("steps.mask.none"))
+        else:
+            st.caption(self.tr(f"steps.mask.{self.s.mask}"))
+            self._heads(self.sc.masked_scores, self.sc.tokens, self.sc.kv_tokens, "signed", "steps_masked")
+
+    def _softmax(self) -> None:
+        self._text("softmax")
+        self._heads(self.sc.weights, self.sc.tokens, self.sc.kv_tokens, "weights", "steps_weights")
+        self._numbers(f"A_{{{self.numbers_head + 1}}}", self.sc.weights[self.numbers_head])
+
+    def _av(self) -> None:
+        self._text("av", dk=self.s.d_k)
+        self._heads(self.sc.head_outputs, self.sc.tokens, None, "signed", "steps_head_outputs")
+        self._numbers(f"\\mathrm{{head}}_{{{self.numbers_head + 1}}}", self.sc.head_outputs[self.numbers_head])
+
+    def _concat(self) -> None:
+        s = self.s
+        self._text("concat", h=s.n_heads, dk=s.d_k, d=s.d_model)
+        self._matrix(self.sc.concat, self.sc.tokens, self.tr("steps.concat.title"), "steps_concat")
+        self._numbers(r"\mathrm{Concat}", self.sc.concat)
+
+    def _out(self) -> None:
+        self._text("out", d=self.s.d_model)
+        self._matrix(self.sc.output, self.sc.tokens, self.tr("steps.out.title"), "steps_output")
+        self._numbers(r"\mathrm{Output}", self.sc.output)
