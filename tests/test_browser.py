@@ -130,3 +130,47 @@ def test_invalid_h_shows_message_and_keeps_charts(browser, server):
     assert_no_exception(page)
     assert json.dumps(_tile_titles(page)).count("head") == 8  # still the last valid setting
     page.context.close()
+
+
+def _first_chart_z(page) -> list:
+    return page.evaluate(
+        """() => {
+            const el = document.querySelector("[data-testid='stPlotlyChart'] .js-plotly-plot");
+            return el && el.data && el.data[0].z;
+        }"""
+    )
+
+
+def test_a_shared_link_opens_with_the_same_heatmap_values(browser, server):
+    import numpy as np
+
+    from explorer import Settings, run_scene
+
+    link = f"{server}/heads?preset=custom&text=the+cat+sat+on+the+mat&d_model=16&n_heads=4&seed=7&mask=causal"
+    seen = []
+    for locale in ("en-US", "zh-CN"):  # a teacher and a student whose browser speaks Chinese
+        page = new_page(browser, locale=locale)
+        page.goto(link)
+        wait_idle(page)
+        page.get_by_test_id("stPlotlyChart").first.wait_for(timeout=30_000)
+        z = np.array([[np.nan if v is None else v for v in row] for row in _first_chart_z(page)], dtype=float)
+        seen.append(z)
+        assert_no_exception(page)
+        page.context.close()
+    np.testing.assert_array_equal(seen[0], seen[1])
+    expected = run_scene(Settings(preset="custom", text="the cat sat on the mat", d_model=16, n_heads=4, seed=7,
+                                  mask="causal")).weights  # fmt: skip
+    finite = seen[0][np.isfinite(seen[0])]
+    np.testing.assert_allclose(np.sort(finite), np.sort(expected.ravel()), atol=1e-3)
+
+
+def test_presentation_mode_steps_forward_in_the_browser(browser, server):
+    page = new_page(browser)
+    page.goto(f"{server}/steps?present=true")
+    wait_idle(page)
+    assert "1. Input" in page.locator("h2").first.inner_text()
+    page.get_by_role("button", name="Next step").click()
+    wait_idle(page)
+    assert "2. Projections" in page.locator("h2").first.inner_text()
+    assert_no_exception(page)
+    page.context.close()
