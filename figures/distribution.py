@@ -69,7 +69,7 @@ def query_bars(
         vertical_spacing=min(0.12, 0.35 / n_rows), horizontal_spacing=0.06,
     )
     panel_px = max(100, style.font_size * 6)
-    hover = (f"{safe_template(t('fig.head', lang))}: %{{customdata[0]}}<br>"
+    hover = ("<b>%{customdata[0]}</b><br>"  # the head's name, e.g. "head 2"
              f"{safe_template(t('fig.key', lang))}: %{{customdata[1]}}<br>"
              f"{safe_template(t('fig.weight', lang))}: %{{customdata[2]}}<extra></extra>")
     step = label_step(n_keys, style.width_px / n_cols * 0.9, style)
@@ -147,7 +147,7 @@ def attention_lines(
     k_y = np.arange(n_k) + (n_max - n_k) / 2
     queries = [query] if query is not None else list(range(n_q))
 
-    hover = (f"{safe_template(t('fig.head', lang))}: %{{customdata[0]}}<br>"
+    hover = ("<b>%{customdata[0]}</b><br>"  # the head's name, e.g. "head 2"
              f"{safe_template(t('fig.query', lang))}: %{{customdata[1]}}<br>"
              f"{safe_template(t('fig.key', lang))}: %{{customdata[2]}}<br>"
              f"{safe_template(t('fig.weight', lang))}: %{{customdata[3]}}<extra></extra>")

@@ -1,6 +1,7 @@
 """Many heads at once: all tiles in ONE heatmap, separated by NaN gaps (subplots are too slow in the
 browser for 16 heads). Tile titles are annotations; tick labels only on the outer edges, thinned out
-so that they stay legible."""
+so that they stay legible. Masked cells (-inf), if any, are a second grey heatmap layer with its own
+hover (NaN cells of the main heatmap have none)."""
 
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ from .style import (
     axis,
     base_layout,
     color_range,
+    colorbar,
     format_values,
     json_values,
     label_step,
@@ -141,48 +143,35 @@ def tiled_heads(
 
     # Hover: ONE tag-free string per cell, "head 1 · 3:cat → 5:sat" (lists of fields per cell
     # would triple the validation time; "<br>" inside data is escaped as \u003cbr\u003e in the JSON).
-    # The raw value goes into `text` when z cannot show it (own scale per head, or masked cells).
-    raw_needed = has_masked or not shared_scale
-    raw = format_values(a, lang) if raw_needed else None
-    row_prefix = [[f"{safe_template(titles[k])} · {r} → " for r in row_hover]
-                  for k in range(n)]
-    custom: list[list[str | None]] = []
-    text: list[list[str | None]] = []
-    for tr in range(grid_rows):
-        for i in range(n_rows):
-            line: list[str | None] = []
-            text_line: list[str | None] = []
-            for tc in range(grid_cols):
-                k = tr * grid_cols + tc
-                if tc:
-                    line.append(None)  # gap column
-                    text_line.append(None)
-                if k >= n:
-                    line.extend([None] * n_cols)
-                    text_line.extend([None] * n_cols)
-                else:
-                    line.extend([row_prefix[k][i] + c for c in col_hover])
-                    if raw is not None:
-                        text_line.extend(raw[k, i].tolist())
-            custom.append(line)
-            text.append(text_line)
-        if tr < grid_rows - 1:
-            custom.append([None] * z.shape[1])  # gap row
-            text.append([None] * z.shape[1])
+    # With an own scale per head, z holds colours only: the raw value goes into `text`.
+    labels = np.full(z.shape, None, dtype=object)
+    in_tile = np.zeros(z.shape, dtype=bool)
+    raw_cells = np.full(z.shape, None, dtype=object) if not shared_scale else None
+    raw = format_values(a, lang) if not shared_scale else None
+    for k in range(n):
+        tr, tc = divmod(k, grid_cols)
+        rs, cs = tr * (n_rows + 1), tc * (n_cols + 1)
+        prefix = safe_template(titles[k])
+        labels[rs:rs + n_rows, cs:cs + n_cols] = [[f"{prefix} · {r} → {c}" for c in col_hover] for r in row_hover]
+        in_tile[rs:rs + n_rows, cs:cs + n_cols] = True
+        if raw_cells is not None and raw is not None:
+            raw_cells[rs:rs + n_rows, cs:cs + n_cols] = raw[k]
+    finite = np.isfinite(z)
+    masked = in_tile & ~finite  # NaN cells get no hover (gaps): masked cells hover on their own layer
 
     if shared_scale:
         scale, lo, hi = color_range(kind, a)
     else:
         scale = DIVERGING if kind in ("signed", "cosine") else (WEIGHTS_SCALE if kind == "weights" else PLAIN_SCALE)
         lo, hi = (-1.0, 1.0) if kind in ("signed", "cosine") else (0.0, 1.0)
-    value_ref = "%{text}" if raw_needed else "%{z:.4g}"
+    value_ref = "%{z:.4g}" if shared_scale else "%{text}"
     trace = {
         "type": "heatmap",
         "z": json_values(z),
         "x": json_values(x_edges),
         "y": json_values(y_edges),
-        "customdata": custom,
-        **({"text": text} if raw_needed else {}),
+        "customdata": np.where(finite, labels, None).tolist(),
+        **({"text": np.where(finite, raw_cells, None).tolist()} if raw_cells is not None else {}),
         "colorscale": scale,
         "zmin": lo,
         "zmax": hi,
@@ -190,8 +179,7 @@ def tiled_heads(
         "hovertemplate": (f"%{{customdata}}<br>({row_name} → {col_name})"
                           f"<br>{val_name}: {value_ref}<extra></extra>"),
         "showscale": shared_scale,
-        "colorbar": {"title": {"text": val_name, "side": "top"},
-                     "thickness": round(style.font_size * 1.1), "tickfont": {"size": style.small_size}},
+        "colorbar": colorbar(val_name, style),
     }
 
     # Ticks: rows on the left of every tile row, columns under the bottom tile of every column.
@@ -208,7 +196,18 @@ def tiled_heads(
     if has_masked:
         notes.append(safe_label(t("fig.masked_note", lang)))
 
-    fig = go.Figure(data=[trace])  # a dict: validated once, not twice
+    data = [trace]
+    if has_masked:
+        # Masked cells (-inf scores): a grey layer of their own, so that they have a hover too.
+        data.append({
+            "type": "heatmap", "z": np.where(masked, 0.0, None).tolist(), "x": trace["x"], "y": trace["y"],
+            "customdata": np.where(masked, labels, None).tolist(),
+            "colorscale": [[0, MASKED_COLOR], [1, MASKED_COLOR]], "zmin": 0, "zmax": 1, "showscale": False,
+            "hoverongaps": False,
+            "hovertemplate": (f"%{{customdata}}<br>({row_name} → {col_name})"
+                              f"<br>{val_name}: {safe_template(t('fig.masked', lang))}<extra></extra>"),
+        })
+    fig = go.Figure(data=data)  # dicts: validated once, not twice
     fig.update_layout(
         **base_layout(style, safe_label(title) if title else None, height, " · ".join(notes) or None),
         xaxis=axis(safe_label(col_title) if col_title else None, style, tickvals=json_values(x_vals),
@@ -230,11 +229,4 @@ def tiled_heads(
             "font": {"size": style.font_size},
         })
     fig.update_layout(annotations=annotations)
-    if has_masked:
-        fig.update_layout(shapes=[
-            {"type": "rect", "x0": x_starts[k % grid_cols], "x1": x_starts[k % grid_cols] + n_cols,
-             "y0": y_starts[k // grid_cols], "y1": y_starts[k // grid_cols] + n_rows, "layer": "below",
-             "fillcolor": MASKED_COLOR, "line": {"width": 0}}
-            for k in range(n)
-        ])
     return fig

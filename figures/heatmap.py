@@ -16,6 +16,7 @@ from .style import (
     base_layout,
     cell_texts,
     color_range,
+    colorbar,
     format_values,
     hover_labels,
     json_values,
@@ -128,8 +129,7 @@ def matrix_heatmap(
         xgap=gap,
         ygap=gap,
         hovertemplate=hovertemplate,
-        colorbar={"title": {"text": safe_label(value_name) if value_name else val_name, "side": "top"},
-                  "thickness": round(style.font_size * 1.1), "tickfont": {"size": style.small_size}},
+        colorbar=colorbar(safe_label(value_name) if value_name else val_name, style),
     )
     if fields:
         trace.customdata = np.stack(fields, axis=-1).tolist()

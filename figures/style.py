@@ -245,6 +245,14 @@ def base_layout(style: FigureStyle, title: str | None, height: int, subtitle: st
     return layout
 
 
+def colorbar(title: str, style: FigureStyle) -> dict:
+    """A colorbar with its (safe) title on top; the half-line spacer under the title keeps it clear
+    of the top tick label, which sticks out above the bar."""
+    spacer = f"<br><span style='font-size:{style.small_size // 2}px'> </span>"
+    return {"title": {"text": title + spacer, "side": "top"}, "thickness": round(style.font_size * 1.1),
+            "tickfont": {"size": style.small_size}}
+
+
 def axis(title: str | None, style: FigureStyle, **kw) -> dict:
     """A plain axis: no grid, automargin so long tick labels are never cut off."""
     base = {

@@ -52,7 +52,7 @@ def test_bars_hover_and_titles_are_translated_and_escaped():
     d = spec(fig)
     bar = d["data"][0]
     assert bar["customdata"][2] == ["头 1", "2:&lt;script&gt;", bar["customdata"][2][2]]
-    assert bar["hovertemplate"].startswith("头: %{customdata[0]}")
+    assert bar["hovertemplate"].startswith("<b>%{customdata[0]}</b><br>键: ")
     assert "&lt;script&gt;" in d["layout"]["title"]["text"] and "查询" in d["layout"]["title"]["text"]
     assert [a["text"] for a in d["layout"]["annotations"]] == ["头 1", "头 2", "头 3"]
     assert "<script" not in fig.to_json()

@@ -100,13 +100,17 @@ def test_per_head_scale_of_weights_starts_at_zero():
     assert "0 … 0.4" in d["layout"]["annotations"][0]["text"]
 
 
-def test_masked_cells_are_none_with_grey_tiles_and_masked_hover():
+def test_masked_cells_are_none_and_hover_as_masked_on_a_grey_layer():
     stack = np.array([[[0.5, -np.inf]], [[1.0, 2.0]]])
-    d = spec(tiled_heads(stack, ["q"], ["a", "b"], kind="signed"))
-    trace = d["data"][0]
-    assert trace["z"][0] == [0.5, None, None, 1.0, 2.0]  # masked, gap, head 2
-    assert trace["text"][0][1] == "masked (−∞)"
-    assert len(d["layout"]["shapes"]) == 2 and d["layout"]["shapes"][0]["layer"] == "below"
+    for lang, word in (("en", "masked (−∞)"), ("zh", "已掩蔽（−∞）")):
+        d = spec(tiled_heads(stack, ["q"], ["a", "b"], kind="signed", lang=lang))
+        main, grey = d["data"]
+        assert main["z"][0] == [0.5, None, None, 1.0, 2.0]  # masked, gap, head 2
+        assert main["customdata"][0][1] is None
+        assert grey["z"][0] == [None, 0.0, None, None, None]  # only the masked cell
+        assert grey["customdata"][0][1].endswith("0:q → 1:b")
+        assert word in grey["hovertemplate"] and grey["showscale"] is False
+        assert word.split("（")[0].split(" (")[0] in d["layout"]["title"]["subtitle"]["text"]
 
 
 def test_duplicate_and_hostile_tokens_stay_distinct_and_escaped():

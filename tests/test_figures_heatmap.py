@@ -117,7 +117,7 @@ def test_colour_scales_by_kind():
     assert (w["zmin"], w["zmax"]) == (0.0, 1.0)
     fixed = spec(matrix_heatmap(s, kind="signed", zmin=-10, zmax=10))["data"][0]
     assert (fixed["zmin"], fixed["zmax"]) == (-10.0, 10.0)
-    assert signed["colorbar"]["title"]["text"] == "value"
+    assert signed["colorbar"]["title"]["text"].startswith("value<br>")
 
 
 def test_height_adapts_to_rows_and_labels_thin_out():
