@@ -4,7 +4,7 @@ import pandas as pd
 import streamlit as st
 
 from figures import attention_lines, matrix_heatmap, query_bars, tiled_heads
-from ui.charts import show
+from ui.charts import memo_figure, show
 from ui.context import get_context
 from ui.frame import outside_frame
 
@@ -28,31 +28,50 @@ QUANTITIES = {
     "v": (sc.v, sc.kv_tokens, dks, "signed"),
     "head_outputs": (sc.head_outputs, sc.tokens, dks, "signed"),
 }
-c1, c2 = st.columns([3, 1])
-quantity = c1.radio(tr("heads.quantity"), list(QUANTITIES), format_func=lambda q: tr(f"qty.{q}"),
-                    horizontal=True, key="heads_quantity")  # fmt: skip
-shared = c2.toggle(tr("heads.shared_scale"), value=True, key="heads_shared", help=tr("heads.shared_help"))
-stack, rows, cols, kind = QUANTITIES[quantity]
-st.caption(tr(f"qty.{quantity}.help"))
-show(
-    tiled_heads(stack, list(rows), None if cols is None else list(cols), tile_titles=heads, kind=kind,
-                shared_scale=shared, lang=lang, style=style),
-    key="heads_tiled",
-)  # fmt: skip
+@st.fragment
+def all_heads() -> None:
+    """The tiled view and its own controls: switching them reruns only this part."""
+    c1, c2 = st.columns([3, 1])
+    quantity = c1.radio(tr("heads.quantity"), list(QUANTITIES), format_func=lambda q: tr(f"qty.{q}"),
+                        horizontal=True, key="heads_quantity")  # fmt: skip
+    shared = c2.toggle(tr("heads.shared_scale"), value=True, key="heads_shared", help=tr("heads.shared_help"))
+    stack, rows, cols, kind = QUANTITIES[quantity]
+    st.caption(tr(f"qty.{quantity}.help"))
+    fig = memo_figure(("heads_tiled", s, lang, style, quantity, shared), lambda: tiled_heads(
+        stack, list(rows), None if cols is None else list(cols), tile_titles=heads, kind=kind,
+        shared_scale=shared, lang=lang, style=style,
+    ))  # fmt: skip
+    show(fig, key="heads_tiled")
 
-st.header(tr("heads.one_query"))
-query = st.selectbox(tr("heads.pick_query"), range(sc.len_q), format_func=lambda i: sc.labels[i], key="heads_query")
-show(query_bars(sc.weights[:, query, :], list(sc.kv_tokens), sc.labels[query], lang=lang, style=style),
-     key="heads_bars")  # fmt: skip
-st.subheader(tr("heads.lines"))
-chosen = st.multiselect(tr("heads.lines_heads"), range(h), default=list(range(min(h, 4))),
-                        format_func=lambda i: heads[i], key="heads_lines_heads")  # fmt: skip
-all_queries = st.toggle(tr("heads.lines_all"), value=False, key="heads_lines_all")
-show(
-    attention_lines(sc.weights, list(sc.tokens), list(sc.kv_tokens), heads=list(chosen),
-                    query=None if all_queries else query, lang=lang, style=style),
-    key="heads_lines",
-)  # fmt: skip
+
+@st.fragment
+def one_query() -> None:
+    """One query token in every head: bars and token-to-token lines, with their own controls."""
+    st.header(tr("heads.one_query"))
+    if st.session_state.get("heads_query", 0) >= sc.len_q:
+        st.session_state["heads_query"] = 0
+    query = st.selectbox(tr("heads.pick_query"), range(sc.len_q), format_func=lambda i: sc.labels[i],
+                         key="heads_query")  # fmt: skip
+    bars = memo_figure(("heads_bars", s, lang, style, query), lambda: query_bars(
+        sc.weights[:, query, :], list(sc.kv_tokens), sc.labels[query], head_titles=heads, lang=lang, style=style,
+    ))  # fmt: skip
+    show(bars, key="heads_bars")
+    st.subheader(tr("heads.lines"))
+    if "heads_lines_heads" in st.session_state:
+        st.session_state["heads_lines_heads"] = [i for i in st.session_state["heads_lines_heads"] if i < h]
+    chosen = st.multiselect(tr("heads.lines_heads"), range(h), default=list(range(min(h, 4))),
+                            format_func=lambda i: heads[i], key="heads_lines_heads")  # fmt: skip
+    all_queries = st.toggle(tr("heads.lines_all"), value=False, key="heads_lines_all")
+    shown_query = None if all_queries else query
+    lines = memo_figure(("heads_lines", s, lang, style, tuple(chosen), shown_query), lambda: attention_lines(
+        sc.weights, list(sc.tokens), list(sc.kv_tokens), heads=list(chosen), query=shown_query,
+        lang=lang, style=style,
+    ))  # fmt: skip
+    show(lines, key="heads_lines")
+
+
+all_heads()
+one_query()
 
 st.header(tr("heads.similarity"))
 RHO = (
@@ -61,8 +80,11 @@ RHO = (
 )
 st.latex(RHO)
 st.markdown(tr("heads.similarity_text"))
-show(matrix_heatmap(sc.head_sim, heads, heads, title="ρ_ij", kind="cosine", numbered=False, row_title=tr("axis.head"),
-                    col_title=tr("axis.head"), value_name="ρ", lang=lang, style=style), key="heads_sim")  # fmt: skip
+sim = memo_figure(("heads_sim", s, lang, style), lambda: matrix_heatmap(
+    sc.head_sim, heads, heads, title="ρ_ij", kind="cosine", numbered=False, row_title=tr("axis.head"),
+    col_title=tr("axis.head"), value_name="ρ", lang=lang, style=style,
+))  # fmt: skip
+show(sim, key="heads_sim")
 
 st.subheader(tr("heads.entropy"))
 st.caption(tr("heads.entropy_text"))

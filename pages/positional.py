@@ -7,7 +7,7 @@ import streamlit as st
 
 from figures import pe_curves, pe_heatmap, pe_similarity, wavelength_chart
 from mha_core import positional_similarity, sinusoidal_positional_encoding, wavelengths
-from ui.charts import show
+from ui.charts import memo_figure, show
 from ui.context import get_context
 from ui.frame import outside_frame
 
@@ -38,15 +38,17 @@ options = list(range(int(d_model)))
 default = [j for j in (0, 1, 4, 5, int(d_model) // 2) if j < d_model]
 dims = st.multiselect(tr("pe.dims"), options, default=sorted(set(default)), key="pe_dims",
                       max_selections=12)  # fmt: skip
+key = (int(length), int(d_model), float(base), lang, style)
 if dims:
-    show(pe_curves(p, list(dims), lang=lang, style=style), key="pe_curves")
+    show(memo_figure(("pe_curves", *key, tuple(dims)), lambda: pe_curves(p, list(dims), lang=lang, style=style)),
+         key="pe_curves")  # fmt: skip
 else:
     st.info(tr("pe.pick_dims"))
 col_a, col_b = st.columns(2)
 with col_a:
-    show(pe_heatmap(p, lang=lang, style=style), key="pe_heatmap")
+    show(memo_figure(("pe_heatmap", *key), lambda: pe_heatmap(p, lang=lang, style=style)), key="pe_heatmap")
 with col_b:
-    show(wavelength_chart(waves, lang=lang, style=style), key="pe_waves")
+    show(memo_figure(("pe_waves", *key), lambda: wavelength_chart(waves, lang=lang, style=style)), key="pe_waves")
 st.subheader(tr("pe.similarity"))
 st.markdown(tr("pe.similarity_text"))
-show(pe_similarity(sim, lang=lang, style=style), key="pe_sim")
+show(memo_figure(("pe_sim", *key), lambda: pe_similarity(sim, lang=lang, style=style)), key="pe_sim")

@@ -2,11 +2,43 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
 
 import numpy as np
 import plotly.graph_objects as go
 import streamlit as st
+
+_CACHE: OrderedDict[tuple, go.Figure] = OrderedDict()
+_CACHE_SIZE = 128
+_LOCK = threading.Lock()
+
+
+class _FrozenFigure(go.Figure):
+    """A built figure whose dict form is computed once: st.plotly_chart calls to_dict() on every rerun."""
+
+    def to_dict(self) -> dict:
+        return self._frozen_dict
+
+
+def memo_figure(cache_key: tuple, build: Callable[[], go.Figure]) -> go.Figure:
+    """The figure for `cache_key` (plain, hashable values: settings, language, style, view options),
+    built once per server and shared by every session; figures are never changed after building."""
+    with _LOCK:
+        fig = _CACHE.get(cache_key)
+        if fig is not None:
+            _CACHE.move_to_end(cache_key)
+            return fig
+    built = build()
+    fig = _FrozenFigure(built)
+    fig._frozen_dict = built.to_dict()
+    with _LOCK:
+        _CACHE[cache_key] = fig
+        while len(_CACHE) > _CACHE_SIZE:
+            _CACHE.popitem(last=False)
+    return fig
+
 
 _CONFIG = {
     "displaylogo": False,
