@@ -13,6 +13,7 @@ Each figure is the median of several repetitions. The machine is shared and nois
 from __future__ import annotations
 
 import argparse
+import contextlib
 import statistics
 import subprocess
 import sys
@@ -69,10 +70,8 @@ def change(page, rec: Recorder, action) -> tuple[float, int]:
     rec.bytes = 0
     t0 = time.perf_counter()
     action()
-    try:
+    with contextlib.suppress(Exception):  # the run may already be over
         page.wait_for_selector(RUNNING, timeout=2_000)
-    except Exception:  # the run may already be over
-        pass
     settle(page)
     return (time.perf_counter() - t0) * 1000, rec.bytes
 
@@ -148,7 +147,8 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
         rows.append(("first chart, minimal app", results["load_minimal"], "ms"))
         for page_name in PAGES:
             ratio = results[f"load_{page_name}"] / results["load_minimal"]
-            rows.append((f"first chart, /{page_name} (ratio {ratio:.2f}, target <= 1.2)", results[f"load_{page_name}"], "ms"))
+            name = f"first chart, /{page_name} (ratio {ratio:.2f}, target <= 1.2)"
+            rows.append((name, results[f"load_{page_name}"], "ms"))
 
         for label, query in (("default", ""), ("large", LARGE)) if not args.quick else (("default", ""),):
             for page_name in ("heads", "steps", "inputs"):
@@ -160,7 +160,8 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
                 h_high = 16 if label == "large" else 8
                 times, sizes = [], []
                 for _ in range(reps):
-                    for action in (set_number(page, "Number of heads h", 4), set_number(page, "Number of heads h", h_high)):
+                    actions = (set_number(page, "Number of heads h", 4), set_number(page, "Number of heads h", h_high))
+                    for action in actions:
                         ms, nbytes = change(page, rec, action)
                         times.append(ms)
                         sizes.append(nbytes)
@@ -170,7 +171,8 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
                 rows.append((f"h change redraw, {label}, /{page_name} (target < {target})", med(times), "ms"))
                 rows.append((f"bytes per rerun, {label}, /{page_name}", med(sizes) / 1024, "KB"))
                 if label == "default" and page_name == "heads":
-                    t_text = [change(page, rec, set_text(page, s))[0] for s in ("the dog ran home", "a b c d e f")][:reps]
+                    sentences = ("the dog ran home", "a b c d e f")
+                    t_text = [change(page, rec, set_text(page, x))[0] for x in sentences]
                     t_mask = [change(page, rec, set_mask(page, m))[0] for m in ("causal", "none")]
                     rows.append(("new sentence redraw, default, /heads", med(t_text), "ms"))
                     rows.append(("mask change redraw, default, /heads", med(t_mask), "ms"))
