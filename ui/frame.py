@@ -22,8 +22,10 @@ PAGES: tuple[tuple[str, str, str], ...] = (
     ("pages/steps.py", "steps", "page.steps"),
     ("pages/heads.py", "heads", "page.heads"),
     ("pages/positional.py", "positional", "page.positional"),
+    ("pages/worked.py", "worked", "worked.page_title"),
+    ("pages/quiz.py", "quiz", "quiz.page_title"),
 )
-ICONS = {"home": "🏠", "inputs": "🔤", "steps": "🪜", "heads": "🧠", "positional": "〰️"}
+ICONS = {"home": "🏠", "inputs": "🔤", "steps": "🪜", "heads": "🧠", "positional": "〰️", "worked": "✍️", "quiz": "❓"}
 
 
 def run_frame() -> None:

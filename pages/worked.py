@@ -1,0 +1,153 @@
+"""Worked example: note 001's d_model = 4, h = 2 example, every multiplication written out with its numbers.
+
+Always the note's setting (no positional encoding, scaled, no mask), whatever the sidebar says. Every number
+comes from the core's Scene; the page only lays out products and sums that the student redoes by hand.
+"""
+
+import dataclasses
+from itertools import count
+
+import numpy as np
+import streamlit as st
+
+from explorer import Settings, apply_preset, run_scene
+from ui.charts import latex_matrix
+from ui.context import get_context
+from ui.frame import outside_frame
+
+# Q_1 and Q_2 exactly as note 001 prints them (its arithmetic is off; shown next to the computed ones)
+NOTE_Q = (np.array([[0.85, -0.05], [-0.29, 0.74]]), np.array([[2.15, 0.65], [-1.32, 1.02]]))
+
+if outside_frame():
+    st.stop()
+ctx = get_context()
+tr = ctx.t
+setting = apply_preset(Settings(), "worked")  # scaled, no positional encoding, no mask: the note's formulas
+sc = run_scene(setting)
+unscaled = run_scene(dataclasses.replace(setting, scale=False))  # its scores are Q_i K_i^T before the division
+
+st.title(tr("worked.title"))
+st.markdown(tr("worked.intro"))
+st.info(tr("worked.setting"), icon="📌")
+more = st.toggle(tr("worked.more_decimals"), key="worked_more_decimals", help=tr("worked.more_decimals_help"))
+digits = 4 if more else 2
+step = count(1)
+heads = range(sc.n_heads)
+
+
+def given(m: np.ndarray) -> str:
+    """A matrix the note (or the app) gives: always 2 decimals."""
+    return latex_matrix(m, digits=2)
+
+
+def num(m: np.ndarray) -> str:
+    """A computed matrix at the chosen precision."""
+    return latex_matrix(m, digits=digits)
+
+
+def header(key: str) -> None:
+    st.header(tr("worked.step", n=next(step), title=tr(f"worked.{key}.title")), divider="gray")
+
+
+def term(x: float) -> str:
+    return f"({x:g})" if x < 0 else f"{x:g}"
+
+
+def expansion(row: np.ndarray, col: np.ndarray, result: float) -> str:
+    """One entry by hand: x_1 w_1 + ... + x_n w_n = result."""
+    return " + ".join(rf"{term(a)} \cdot {term(b)}" for a, b in zip(row, col, strict=True)) + f" = {result:.{digits}f}"
+
+
+def projections(name: str, w: np.ndarray, out: np.ndarray) -> None:
+    for i in heads:
+        st.latex(rf"{name}_{i + 1} = X W_{i + 1}^{name} = {given(sc.x)} {given(w[i])} = {num(out[i])}")
+
+
+# ---- the input and the weights
+header("inputs")
+st.markdown(tr("worked.inputs.text"))
+st.latex(rf"X = {given(sc.x)}")
+st.latex(r",\quad ".join(rf"W_{i + 1}^Q = {given(sc.w_q_heads[i])}" for i in heads))
+st.latex(rf"W^O = {given(sc.w_o)}")
+st.info(tr("worked.chosen"), icon="🛠️")
+for name, w in (("K", sc.w_k_heads), ("V", sc.w_v_heads)):
+    st.latex(r",\quad ".join(rf"W_{i + 1}^{name} = {given(w[i])}" for i in heads))
+
+# ---- queries, with the note's printed values where they differ
+header("q")
+st.markdown(tr("worked.q.text"))
+for i in heads:
+    st.latex(rf"Q_{i + 1} = X W_{i + 1}^Q = {given(sc.x)} {given(sc.w_q_heads[i])} = {num(sc.q[i])}")
+    wrong = np.abs(NOTE_Q[i] - sc.q[i])
+    if wrong.max() > 0.005:
+        r, c = np.unravel_index(int(np.argmax(wrong)), wrong.shape)
+        st.warning(tr(
+            "worked.erratum", note=rf"Q_{i + 1} = {given(NOTE_Q[i])}", row=r + 1, col=c + 1,
+            expansion=expansion(sc.x[r], sc.w_q_heads[i][:, c], sc.q[i][r, c]), note_value=f"{NOTE_Q[i][r, c]:g}",
+        ))  # fmt: skip
+
+header("k")
+st.markdown(tr("worked.kv.text"))
+projections("K", sc.w_k_heads, sc.k)
+header("v")
+st.markdown(tr("worked.kv.text"))
+projections("V", sc.w_v_heads, sc.v)
+
+# ---- scores, scaling, softmax
+header("qk")
+st.markdown(tr("worked.qk.text"))
+for i in heads:
+    st.latex(rf"Q_{i + 1} K_{i + 1}^\top = {num(sc.q[i])} {num(sc.k[i].T)} = {num(unscaled.scores[i])}")
+header("scale")
+st.markdown(tr("worked.scale.text"))
+for i in heads:
+    st.latex(
+        rf"S_{i + 1} = \frac{{Q_{i + 1} K_{i + 1}^\top}}{{\sqrt{{{sc.d_k}}}}} = "
+        rf"\frac{{1}}{{{sc.d_k**0.5:.3f}}} {num(unscaled.scores[i])} = {num(sc.scores[i])}"
+    )
+header("softmax")
+for i in heads:
+    st.latex(rf"A_{i + 1} = \operatorname{{softmax}}(S_{i + 1}) = {num(sc.weights[i])}")
+st.markdown(tr("worked.softmax.text"))
+rows = [(h, r) for h in heads for r in range(sc.len_q)]
+h, r = st.selectbox(
+    tr("worked.softmax_row"), rows, key="worked_softmax_row",
+    format_func=lambda hr: tr("worked.softmax_row_option", head=hr[0] + 1, row=hr[1] + 1, token=sc.tokens[hr[1]]),
+)  # fmt: skip
+s_row, a_row = sc.scores[h, r], sc.weights[h, r]
+e_row = np.exp(s_row)  # the student's by-hand route; the weights themselves are the core's
+e_sum = e_row.sum()
+
+
+def f3(v: float) -> str:
+    return f"{v:.{digits + 1}f}"
+
+
+st.latex(r",\quad ".join(rf"e^{{{f3(a)}}} = {f3(b)}" for a, b in zip(s_row, e_row, strict=True)))
+st.latex(r"\Sigma = " + " + ".join(f3(e) for e in e_row) + f" = {f3(e_sum)}")
+st.latex(r",\quad ".join(rf"\frac{{{f3(e)}}}{{{f3(e_sum)}}} = {f3(a)}" for e, a in zip(e_row, a_row, strict=True)))
+st.caption(tr("worked.softmax_check", total=f3(a_row.sum())))
+
+# ---- weighted values, concatenation, output
+header("av")
+st.markdown(tr("worked.av.text"))
+for i in heads:
+    product = rf"{num(sc.weights[i])} {num(sc.v[i])} = {num(sc.head_outputs[i])}"
+    st.latex(rf"\mathrm{{head}}_{i + 1} = A_{i + 1} V_{i + 1} = {product}")
+header("concat")
+st.markdown(tr("worked.concat.text"))
+parts = r" \;\Big|\; ".join(num(sc.head_outputs[i]) for i in heads)
+st.latex(rf"\mathrm{{Concat}} = \left[\, {parts} \,\right] = {num(sc.concat)}")
+header("out")
+st.markdown(tr("worked.out.text"))
+st.latex(rf"\mathrm{{Output}} = \mathrm{{Concat}}\, W^O = {num(sc.concat)} {given(sc.w_o)} = {num(sc.output)}")
+header("sum")
+st.markdown(tr("worked.sum.text"))
+contributions = [sc.head_outputs[i] @ sc.w_o_heads[i] for i in heads]  # the split of the core's concat @ W^O
+for i in heads:
+    st.latex(
+        rf"\mathrm{{head}}_{i + 1} W^O_{i + 1} = {num(sc.head_outputs[i])} {given(sc.w_o_heads[i])} = "
+        rf"{num(contributions[i])}"
+    )
+st.latex(" + ".join(num(c) for c in contributions) + rf" = {num(sc.output)} = \mathrm{{Output}}")
+st.success(tr("worked.done"), icon="✅")
