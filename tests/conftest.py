@@ -15,7 +15,10 @@ PAGES = {
     "steps": "pages/steps.py",
     "heads": "pages/heads.py",
     "positional": "pages/positional.py",
+    "worked": "pages/worked.py",
+    "quiz": "pages/quiz.py",
 }
+CHARTLESS = {"home", "worked", "quiz"}  # pages made of text, LaTeX and widgets only
 
 
 def plotly_specs(at) -> list[dict]:

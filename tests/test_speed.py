@@ -18,7 +18,7 @@ def _timed_run(at) -> float:
     return time.perf_counter() - t0
 
 
-@pytest.mark.parametrize("page", [p for p in PAGES if p != "home"])
+@pytest.mark.parametrize("page", [p for p in PAGES if p != "home"])  # includes the text-only pages
 def test_warm_rerun_of_each_page_stays_fast(make_app, page):
     at = make_app()
     at.run()
