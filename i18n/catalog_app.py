@@ -493,3 +493,8 @@ STRINGS.update({
     "steps.next": {"en": "Next step", "zh": "下一步"},
     "steps.progress": {"en": "Step {n} of {total}", "zh": "第 {n} 步，共 {total} 步"},
 })
+STRINGS.update({
+    "nav.explore": {"en": "Explore", "zh": "探索"},
+    "nav.classroom": {"en": "Classroom", "zh": "课堂"},
+    "nav.beyond": {"en": "Why it works & beyond", "zh": "原理与拓展"},
+})

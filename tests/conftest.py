@@ -17,8 +17,9 @@ PAGES = {
     "positional": "pages/positional.py",
     "worked": "pages/worked.py",
     "quiz": "pages/quiz.py",
+    "lab": "pages/lab.py",
 }
-CHARTLESS = {"home", "worked", "quiz"}  # pages made of text, LaTeX and widgets only
+CHARTLESS = {"home", "worked", "quiz", "lab"}  # text, LaTeX and widgets (lab: charts come after training)
 
 
 def plotly_specs(at) -> list[dict]:

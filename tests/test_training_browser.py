@@ -19,10 +19,10 @@ if not Path(CHROMIUM).exists():  # .ci/run installs it; fail loudly rather than 
 def page():
     from playwright.sync_api import sync_playwright
 
-    with streamlit_server("pages/page_training.py") as url, sync_playwright() as pw:
+    with streamlit_server() as url, sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         page = browser.new_context(viewport={"width": 1400, "height": 1000}, locale="en-US").new_page()
-        page.goto(url)
+        page.goto(f"{url}/lab")
         wait_idle(page)
         yield page
         browser.close()

@@ -9,7 +9,7 @@ import pytest
 
 from tests.conftest import APP, ROOT
 
-PAGE = "pages/page_training.py"
+PAGE = "pages/lab.py"
 SMALL = 20  # steps: enough to draw every figure, fast enough for a test
 
 

@@ -15,17 +15,21 @@ from ui.sidebar import build_context
 
 _state = threading.local()  # each session's script runs in its own thread
 
-PAGES: tuple[tuple[str, str, str], ...] = (
-    # (file, url_path == file stem, title key); the first is the home page at "/"
-    ("pages/home.py", "home", "page.home"),
-    ("pages/inputs.py", "inputs", "page.inputs"),
-    ("pages/steps.py", "steps", "page.steps"),
-    ("pages/heads.py", "heads", "page.heads"),
-    ("pages/positional.py", "positional", "page.positional"),
-    ("pages/worked.py", "worked", "worked.page_title"),
-    ("pages/quiz.py", "quiz", "quiz.page_title"),
+PAGES: tuple[tuple[str, ...], ...] = (
+    # (file, url_path == file stem, title key, section key); the first is the home page at "/"
+    ("pages/home.py", "home", "page.home", "nav.explore"),
+    ("pages/inputs.py", "inputs", "page.inputs", "nav.explore"),
+    ("pages/steps.py", "steps", "page.steps", "nav.explore"),
+    ("pages/heads.py", "heads", "page.heads", "nav.explore"),
+    ("pages/positional.py", "positional", "page.positional", "nav.explore"),
+    ("pages/worked.py", "worked", "worked.page_title", "nav.classroom"),
+    ("pages/quiz.py", "quiz", "quiz.page_title", "nav.classroom"),
+    ("pages/lab.py", "lab", "tr.page_title", "nav.beyond"),
 )
-ICONS = {"home": "🏠", "inputs": "🔤", "steps": "🪜", "heads": "🧠", "positional": "〰️", "worked": "✍️", "quiz": "❓"}
+ICONS = {
+    "home": "🏠", "inputs": "🔤", "steps": "🪜", "heads": "🧠", "positional": "〰️", "worked": "✍️", "quiz": "❓",
+    "lab": "🏋️", "why": "💡", "pretrained": "🤖",
+}  # fmt: skip
 
 
 def run_frame() -> None:
@@ -36,15 +40,15 @@ def run_frame() -> None:
         initial_sidebar_state="collapsed" if present else "auto",
     )
     ctx = build_context()
-    pages = [
-        st.Page(path, title=ctx.t(title), icon=ICONS[url], url_path=url, default=(i == 0))
-        for i, (path, url, title) in enumerate(PAGES)
-    ]
+    sections: dict[str, list] = {}
+    for i, (path, url, title, *section) in enumerate(PAGES):
+        page = st.Page(path, title=ctx.t(title), icon=ICONS.get(url, "📄"), url_path=url, default=(i == 0))
+        sections.setdefault(ctx.t(section[0] if section else "nav.beyond"), []).append(page)
     if ctx.large:  # projector: bigger text everywhere, not only in figures
         st.html("<style>html, body, [class*='st-'] { font-size: 1.2rem; } h1 { font-size: 2.6rem; }</style>")
     _state.inside = True
     try:
-        st.navigation(pages, position="sidebar").run()
+        st.navigation(sections, position="sidebar").run()
     finally:
         _state.inside = False
 

@@ -18,7 +18,10 @@ from training.figures import heads_figure, pattern_curves, similarity_figure, tr
 from training.session import Lab
 from ui.charts import show
 from ui.context import get_context
+from ui.frame import outside_frame
 
+if outside_frame():
+    st.stop()
 ctx = get_context()
 tr, lang, style = ctx.t, ctx.lang, ctx.style
 lab: Lab = st.session_state.setdefault("tr_lab", Lab())  # this student's models, never shared
