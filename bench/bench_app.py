@@ -55,14 +55,21 @@ def first_chart_ms(browser, url: str) -> float:
 
 
 class Recorder:
-    """Counts websocket bytes the browser receives."""
+    """Counts the bytes the browser receives for a rerun: websocket frames, plus the large messages that
+    Streamlit caches and the browser fetches over HTTP (/_stcore/message?hash=...)."""
 
     def __init__(self, page) -> None:
         self.bytes = 0
         page.on("websocket", lambda ws: ws.on("framereceived", self._frame))
+        page.on("response", self._response)
 
     def _frame(self, payload) -> None:
         self.bytes += len(payload) if payload else 0
+
+    def _response(self, response) -> None:
+        if "/_stcore/message" in response.url:
+            with contextlib.suppress(Exception):
+                self.bytes += len(response.body())
 
 
 def change(page, rec: Recorder, action) -> tuple[float, int]:
