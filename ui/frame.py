@@ -45,7 +45,12 @@ def run_frame() -> None:
         page = st.Page(path, title=ctx.t(title), icon=ICONS.get(url, "📄"), url_path=url, default=(i == 0))
         sections.setdefault(ctx.t(section[0] if section else "nav.beyond"), []).append(page)
     if ctx.large:  # projector: bigger text everywhere, not only in figures
-        st.html("<style>html, body, [class*='st-'] { font-size: 1.2rem; } h1 { font-size: 2.6rem; }</style>")
+        st.html(
+            "<style>[data-testid='stMarkdownContainer'] p, [data-testid='stMarkdownContainer'] li,"
+            " [data-testid='stWidgetLabel'] p, [data-testid='stCaptionContainer'] { font-size: 1.3rem; }"
+            " h1 { font-size: 3rem !important; } h2 { font-size: 2.2rem !important; }"
+            " .katex { font-size: 1.5em; }</style>"
+        )
     _state.inside = True
     try:
         st.navigation(sections, position="sidebar").run()
