@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 import plotly.graph_objects as go
@@ -32,18 +33,46 @@ from .style import (
 )
 
 
-def _edges(n_tiles: int, size: int, gap: float) -> tuple[list[float], list[float]]:
-    """Cell edges along one direction (one NaN cell of width `gap` between tiles) and tile starts."""
-    edges, starts, pos = [0.0], [], 0.0
-    for k in range(n_tiles):
-        starts.append(pos)
-        for _ in range(size):
-            pos += 1.0
-            edges.append(pos)
-        if k < n_tiles - 1:
-            pos += gap
-            edges.append(pos)
-    return edges, starts
+@dataclass(frozen=True)
+class TileGeometry:
+    """Where the tiles go: gaps are whole cells (gap_cols between tile columns, gap_rows above each tile row,
+    room for its title), pixel sizes for tick thinning, and the figure height."""
+
+    grid_rows: int
+    grid_cols: int
+    gap_cols: int
+    gap_rows: int
+    px_per_unit_x: float
+    tile_h_px: float
+    height: int
+
+
+def tile_geometry(
+    n: int, n_rows: int, n_cols: int, *, max_cols: int = 4, shared_scale: bool = True, style: FigureStyle
+) -> TileGeometry:
+    """The layout of n tiles of n_rows x n_cols cells, at most max_cols per row, for a figure of this style."""
+    grid_cols = min(n, max_cols)
+    grid_rows = math.ceil(n / grid_cols)
+    plot_w = style.width_px * 0.88
+    gap_x_px = style.font_size * 1.2
+    units_w = grid_cols * n_cols
+    gap_cols = max(1, round(gap_x_px * units_w / max(plot_w - (grid_cols - 1) * gap_x_px, 1.0)))
+    px_per_unit_x = plot_w / (units_w + (grid_cols - 1) * gap_cols)
+    title_lines = 1 if shared_scale else 2
+    title_px = style.font_size * (1.35 * title_lines + 0.6)
+    chrome = sum(style.margins().values()) + style.font_size * 7
+    max_tile_h = (style.max_height - chrome) / grid_rows - title_px
+    tile_h_px = float(np.clip(n_rows * px_per_unit_x, min(60.0, max_tile_h), max(max_tile_h, 60.0)))  # square if room
+    px_per_unit_y = tile_h_px / n_rows
+    for _ in range(4):  # whole gap rows round the title room up: shrink the cells until the figure fits again
+        gap_rows = max(1, math.ceil(title_px / px_per_unit_y))
+        fit = (style.max_height - chrome) / (grid_rows * (n_rows + gap_rows))
+        if px_per_unit_y <= fit or n_rows * fit < 30:
+            break
+        px_per_unit_y = fit
+    tile_h_px = px_per_unit_y * n_rows
+    height = round(grid_rows * (n_rows + gap_rows) * px_per_unit_y + chrome)
+    return TileGeometry(grid_rows, grid_cols, gap_cols, gap_rows, px_per_unit_x, tile_h_px, height)
 
 
 def tile_color_range(kind: str, tile: np.ndarray) -> tuple[float, float]:
@@ -107,33 +136,20 @@ def tiled_heads(
     row_name, col_name, val_name = default_names(kind, lang, row_title, col_title, value_name)
     has_masked = not bool(np.isfinite(a).all())
 
-    grid_cols = min(n, max_cols)
-    grid_rows = math.ceil(n / grid_cols)
+    geo = tile_geometry(n, n_rows, n_cols, max_cols=max_cols, shared_scale=shared_scale, style=style)
+    grid_rows, grid_cols, kx, ky = geo.grid_rows, geo.grid_cols, geo.gap_cols, geo.gap_rows
+    tile_h_px, px_per_unit_x, height = geo.tile_h_px, geo.px_per_unit_x, geo.height
+    x_starts = [tc * (n_cols + kx) for tc in range(grid_cols)]
+    y_starts = [tr * (n_rows + ky) for tr in range(grid_rows)]
+    x_end, y_end = grid_cols * (n_cols + kx) - kx, grid_rows * (n_rows + ky) - ky
 
-    # Sizes in pixels -> gaps in data units (1 unit = 1 cell).
-    plot_w = style.width_px * 0.88
-    gap_x_px = style.font_size * 1.2
-    units_w = grid_cols * n_cols
-    gx = gap_x_px * units_w / max(plot_w - (grid_cols - 1) * gap_x_px, 1.0)
-    px_per_unit_x = plot_w / (units_w + (grid_cols - 1) * gx)
-    title_lines = 1 if shared_scale else 2
-    title_px = style.font_size * (1.35 * title_lines + 0.6)
-    tile_h_px = n_rows * px_per_unit_x  # square cells when there is room
-    chrome = sum(style.margins().values()) + style.font_size * 7
-    max_tile_h = (style.max_height - chrome) / grid_rows - title_px
-    tile_h_px = float(np.clip(tile_h_px, min(60.0, max_tile_h), max(max_tile_h, 60.0)))
-    gy = title_px * n_rows / tile_h_px
-    height = round(grid_rows * (tile_h_px + title_px) + chrome)
-
-    x_edges, x_starts = _edges(grid_cols, n_cols, gx)
-    y_edges, y_starts = _edges(grid_rows, n_rows, gy)
-
-    # One big z with NaN gaps; tile k at z[tr*(R+1) : +R, tc*(C+1) : +C].
-    z = np.full((grid_rows * (n_rows + 1) - 1, grid_cols * (n_cols + 1) - 1), np.nan)
+    # One big z with NaN gaps of whole cells (uniform bricks let plotly draw the heatmap as one small
+    # pixelated image instead of one rectangle per cell: much faster); tile k at z[y_starts, x_starts].
+    z = np.full((y_end, x_end), np.nan)
     ranges: list[tuple[float, float]] = []
     for k in range(n):
         tr, tc = divmod(k, grid_cols)
-        rs, cs = tr * (n_rows + 1), tc * (n_cols + 1)
+        rs, cs = y_starts[tr], x_starts[tc]
         if shared_scale:
             z[rs:rs + n_rows, cs:cs + n_cols] = a[k]
         else:
@@ -150,7 +166,7 @@ def tiled_heads(
     raw = format_values(a, lang) if not shared_scale else None
     for k in range(n):
         tr, tc = divmod(k, grid_cols)
-        rs, cs = tr * (n_rows + 1), tc * (n_cols + 1)
+        rs, cs = y_starts[tr], x_starts[tc]
         prefix = safe_template(titles[k])
         labels[rs:rs + n_rows, cs:cs + n_cols] = [[f"{prefix} · {r} → {c}" for c in col_hover] for r in row_hover]
         in_tile[rs:rs + n_rows, cs:cs + n_cols] = True
@@ -168,8 +184,7 @@ def tiled_heads(
     trace = {
         "type": "heatmap",
         "z": json_values(z),
-        "x": json_values(x_edges),
-        "y": json_values(y_edges),
+        "x0": 0.5, "dx": 1, "y0": 0.5, "dy": 1,  # cell j spans [j, j + 1]
         "customdata": np.where(finite, labels, None).tolist(),
         **({"text": np.where(finite, raw_cells, None).tolist()} if raw_cells is not None else {}),
         "colorscale": scale,
@@ -200,7 +215,7 @@ def tiled_heads(
     if has_masked:
         # Masked cells (-inf scores): a grey layer of their own, so that they have a hover too.
         data.append({
-            "type": "heatmap", "z": np.where(masked, 0.0, None).tolist(), "x": trace["x"], "y": trace["y"],
+            "type": "heatmap", "z": np.where(masked, 0.0, None).tolist(), "x0": 0.5, "dx": 1, "y0": 0.5, "dy": 1,
             "customdata": np.where(masked, labels, None).tolist(),
             "colorscale": [[0, MASKED_COLOR], [1, MASKED_COLOR]], "zmin": 0, "zmax": 1, "showscale": False,
             "hoverongaps": False,
@@ -211,9 +226,9 @@ def tiled_heads(
     fig.update_layout(
         **base_layout(style, safe_label(title) if title else None, height, " · ".join(notes) or None),
         xaxis=axis(safe_label(col_title) if col_title else None, style, tickvals=json_values(x_vals),
-                   ticktext=x_text, range=[0, x_edges[-1]]),
+                   ticktext=x_text, range=[0, x_end]),
         yaxis=axis(safe_label(row_title) if row_title else None, style, tickvals=json_values(y_vals),
-                   ticktext=y_text, range=[y_edges[-1], -gy]),
+                   ticktext=y_text, range=[y_end, -ky]),
     )
     annotations = []
     for k in range(n):

@@ -119,15 +119,12 @@ def matrix_heatmap(
     plot_h = height - sum(style.margins().values()) - style.font_size * 6
     y_vals, y_text = strided(row_ticks, label_step(n_rows, plot_h, style))
     x_vals, x_text = strided(col_ticks, label_step(n_cols, style.width_px * 0.85, style))
-    gap = 1 if max(n_rows, n_cols) <= 32 else 0
 
     trace = go.Heatmap(
         z=json_values(a),
         colorscale=scale,
         zmin=lo,
         zmax=hi,
-        xgap=gap,
-        ygap=gap,
         hovertemplate=hovertemplate,
         colorbar=colorbar(safe_label(value_name) if value_name else val_name, style),
     )

@@ -297,6 +297,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "h = {h} 个独立的 {d} × {dk} 矩阵 W_i^Q。二者完全等价：W_i^Q 就是 W^Q 的第 i·d_k … (i+1)·d_k − 1 列，"
         "即 W^Q = [W_1^Q | … | W_h^Q] 横向拼接（不是分块对角矩阵：每个输入维度都会影响每个头）。",
     },
+    "steps.proj.view": {"en": "Show the projections", "zh": "投影的显示方式"},
     "steps.proj.fused": {"en": "Fused (d_model × d_model)", "zh": "融合（d_model × d_model）"},
     "steps.proj.per_head": {"en": "Per head (h × L × d_k)", "zh": "分头（h × L × d_k）"},
     "steps.proj.fused_caption": {

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from figures import FigureStyle, tiled_heads
+from figures.heads import tile_geometry
 from figures.style import DIVERGING, round_sig
 
 TOKENS = ["the", "cat", "<script>"]
@@ -28,22 +29,47 @@ def z_of(fig) -> np.ndarray:
     return np.array(spec(fig)["data"][0]["z"], dtype=float)  # None -> nan
 
 
-def tile(z: np.ndarray, k: int, rows: int, cols: int, grid_cols: int) -> np.ndarray:
+def tile(z: np.ndarray, k: int, rows: int, cols: int, grid_cols: int, gap_rows: int = 1, gap_cols: int = 1):
     tr, tc = divmod(k, grid_cols)
-    return z[tr * (rows + 1): tr * (rows + 1) + rows, tc * (cols + 1): tc * (cols + 1) + cols]
+    r0, c0 = tr * (rows + gap_rows), tc * (cols + gap_cols)
+    return z[r0: r0 + rows, c0: c0 + cols]
 
 
-def test_every_head_sits_at_its_tile_and_gaps_are_nan():
-    stack = softmax_stack(5, 3, 4)
-    fig = tiled_heads(stack, TOKENS, KEYS, max_cols=2)
+@pytest.mark.parametrize("shape", [(5, 3, 4), (16, 64, 64), (6, 10, 12)])
+def test_every_head_sits_at_its_tile_and_gaps_are_nan(shape):
+    n, rows, cols = shape
+    stack = softmax_stack(n, rows, cols)
+    fig = tiled_heads(stack, max_cols=2)
+    geo = tile_geometry(n, rows, cols, max_cols=2, style=FigureStyle())
+    gr, gc = geo.gap_rows, geo.gap_cols
     z = z_of(fig)
-    assert z.shape == (3 * 3 + 2, 2 * 4 + 1)  # 3 tile rows x 2 tile columns, one NaN row/column between
-    for k in range(5):
-        assert np.array_equal(tile(z, k, 3, 4, 2), round_sig(stack[k]))
-    assert np.isnan(z[3]).all() and np.isnan(z[7]).all()  # gap rows
-    assert np.isnan(z[:, 4]).all()  # gap column
-    assert np.isnan(tile(z, 5, 3, 4, 2)).all()  # the empty sixth tile
+    grid_rows = -(-n // 2)
+    assert z.shape == (grid_rows * (rows + gr) - gr, 2 * (cols + gc) - gc)  # whole NaN cells between tiles
+    for k in range(n):
+        assert np.array_equal(tile(z, k, rows, cols, 2, gr, gc), round_sig(stack[k]))
+    for tr in range(1, grid_rows):
+        assert np.isnan(z[tr * (rows + gr) - gr: tr * (rows + gr)]).all()  # gap rows
+    assert np.isnan(z[:, cols: cols + gc]).all()  # gap columns
+    if n % 2:
+        assert np.isnan(tile(z, n, rows, cols, 2, gr, gc)).all()  # the empty last tile
     assert len(fig.data) == 1 and fig.data[0].type == "heatmap"  # ONE trace, not subplots
+
+
+def test_bricks_are_uniform_so_plotly_draws_one_pixelated_image():
+    """plotly.js takes its fast path (one small image, CSS-pixelated) only for evenly spaced bricks without
+    xgap/ygap; per-cell rectangles are several times slower for 16 heads."""
+    d = spec(tiled_heads(softmax_stack(16, 20, 20), shared_scale=False))
+    for trace in d["data"]:
+        assert "x" not in trace and "y" not in trace and trace["dx"] == trace["dy"] == 1
+        assert not trace.get("xgap") and not trace.get("ygap")
+
+
+def test_gap_above_a_tile_row_has_room_for_its_title():
+    style = FigureStyle()
+    for n, rows, cols, shared in [(8, 10, 10, True), (8, 10, 10, False), (16, 64, 64, False), (2, 1, 2, True)]:
+        geo = tile_geometry(n, rows, cols, shared_scale=shared, style=style)
+        title_px = style.font_size * (1.35 * (1 if shared else 2) + 0.6)
+        assert geo.gap_rows * geo.tile_h_px / rows >= title_px
 
 
 def test_tile_titles_default_to_translated_head_names():

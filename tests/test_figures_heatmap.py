@@ -147,3 +147,10 @@ def test_bad_shapes_are_refused():
         matrix_heatmap(np.ones(3))
     with pytest.raises(ValueError, match="labels"):
         matrix_heatmap(np.ones((2, 2)), ["a"], ["a", "b"])
+
+
+def test_bricks_are_uniform_without_gaps_so_plotly_draws_one_pixelated_image():
+    """plotly.js draws evenly spaced bricks without xgap/ygap as one small CSS-pixelated image (fast path);
+    with gaps it paints every cell and encodes a full-size PNG, several times slower."""
+    trace = json.loads(matrix_heatmap(np.arange(12.0).reshape(3, 4), ["a", "b", "c"]).to_json())["data"][0]
+    assert not trace.get("xgap") and not trace.get("ygap") and "x" not in trace and "y" not in trace

@@ -82,13 +82,16 @@ class StepsView:
     def _proj(self) -> None:
         sc, s, tr = self.sc, self.s, self.tr
         self._text("proj", d=s.d_model, dk=s.d_k, h=s.n_heads)
-        fused_tab, head_tab = st.tabs([tr("steps.proj.fused"), tr("steps.proj.per_head")])
-        with fused_tab:
+        # A segmented control, not tabs: tabs render both views (six charts); this draws only the chosen three.
+        views = {"per_head": tr("steps.proj.per_head"), "fused": tr("steps.proj.fused")}
+        view = st.segmented_control(tr("steps.proj.view"), list(views), format_func=views.__getitem__,
+                                    default="per_head", required=True, key="proj_view")  # fmt: skip
+        if view == "fused":
             st.caption(tr("steps.proj.fused_caption", dk=s.d_k))
             for name, m, rows in (("Q", sc.q_fused, sc.tokens), ("K", sc.k_fused, sc.kv_tokens),
                                   ("V", sc.v_fused, sc.kv_tokens)):  # fmt: skip
                 self._matrix(m, rows, f"{name} = X W^{name}", f"steps_{name}_fused", value_name=name)
-        with head_tab:
+        else:
             for name, m, rows in (("Q", sc.q, sc.tokens), ("K", sc.k, sc.kv_tokens), ("V", sc.v, sc.kv_tokens)):
                 st.markdown(f"**{name}_i = X W_i^{name}**")
                 self._heads(m, rows, None, "signed", f"steps_{name}_heads")
