@@ -184,6 +184,22 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
                     rows.append(("new sentence redraw, default, /heads", med(t_text), "ms"))
                     rows.append(("mask change redraw, default, /heads", med(t_mask), "ms"))
                 ctx.close()
+        # The all-layers x all-heads overview of a 12 x 12 model: first draw and a redraw (target < 2 s).
+        with streamlit_server("bench/overview_app.py") as overview:
+            ctx = browser.new_context(viewport={"width": 1400, "height": 1000})
+            page = ctx.new_page()
+            rec = Recorder(page)
+            t_first = []
+            for _ in range(reps):
+                t0 = time.perf_counter()
+                page.goto(overview)
+                settle(page)
+                t_first.append((time.perf_counter() - t0) * 1000)
+            t_redraw = [change(page, rec, set_number(page, "seed", i + 1))[0] for i in range(reps)]
+            ctx.close()
+        results["overview_first"], results["overview_redraw"] = med(t_first), med(t_redraw)
+        rows.append(("12 layers x 12 heads overview, page load to drawn (target < 2000)", med(t_first), "ms"))
+        rows.append(("12 layers x 12 heads overview, redraw (target < 2000)", med(t_redraw), "ms"))
         browser.close()
     health = [health_ms("app.py") for _ in range(max(1, min(reps, 3)))]
     results["health"] = med(health)
