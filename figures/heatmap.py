@@ -75,6 +75,7 @@ def matrix_heatmap(
     numbered: bool = True,
     lang: str = "en",
     style: FigureStyle | None = None,
+    width_fraction: float = 1.0,
 ) -> go.Figure:
     """Heatmap of values (R, C); row i is labelled "i:row_labels[i]" (numbered=False: the label alone).
 
@@ -118,7 +119,7 @@ def matrix_heatmap(
     height = style.heatmap_height(n_rows)
     plot_h = height - sum(style.margins().values()) - style.font_size * 6
     y_vals, y_text = strided(row_ticks, label_step(n_rows, plot_h, style))
-    x_vals, x_text = strided(col_ticks, label_step(n_cols, style.width_px * 0.85, style))
+    x_vals, x_text = strided(col_ticks, label_step(n_cols, style.width_px * 0.85 * width_fraction, style))
 
     trace = go.Heatmap(
         z=json_values(a),

@@ -56,12 +56,15 @@ def pe_curves(
     return fig
 
 
-def pe_heatmap(p: np.ndarray, *, lang: str = "en", style: FigureStyle | None = None) -> go.Figure:
-    """P (L, d) as positions x dimensions, diverging colours on the fixed range -1..1."""
+def pe_heatmap(
+    p: np.ndarray, *, lang: str = "en", style: FigureStyle | None = None, width_fraction: float = 1.0
+) -> go.Figure:
+    """P (L, d) as positions x dimensions, diverging colours on the fixed range -1..1; width_fraction: the share
+    of the page width the figure gets (a column), so that the dimension labels are thinned out to fit."""
     return matrix_heatmap(
         p, None, None, title=t("fig.pe_heatmap.title", lang), kind="signed", zmin=-1.0, zmax=1.0,
         row_title=t("fig.position", lang), col_title=t("fig.dimension", lang),
-        value_name=t("fig.pe_value", lang), lang=lang, style=style,
+        value_name=t("fig.pe_value", lang), lang=lang, style=style, width_fraction=width_fraction,
     )
 
 

@@ -261,6 +261,7 @@ def axis(title: str | None, style: FigureStyle, **kw) -> dict:
         "zeroline": False,
         "ticks": "",
         "tickfont": {"size": style.font_size},
+        "ticklabeloverflow": "allow",  # automargin keeps labels inside; skips plotly measuring every label again
     }
     if title:
         base["title"] = {"text": title, "font": {"size": style.font_size}}

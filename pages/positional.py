@@ -46,7 +46,8 @@ else:
     st.info(tr("pe.pick_dims"))
 col_a, col_b = st.columns(2)
 with col_a:
-    show(memo_figure(("pe_heatmap", *key), lambda: pe_heatmap(p, lang=lang, style=style)), key="pe_heatmap")
+    show(memo_figure(("pe_heatmap", *key), lambda: pe_heatmap(p, lang=lang, style=style, width_fraction=0.45)),
+         key="pe_heatmap")
 with col_b:
     show(memo_figure(("pe_waves", *key), lambda: wavelength_chart(waves, lang=lang, style=style)), key="pe_waves")
 st.subheader(tr("pe.similarity"))

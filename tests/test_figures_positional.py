@@ -64,3 +64,14 @@ def test_pe_similarity_is_signed_and_symmetric():
     assert np.array_equal(np.array(trace["z"]), round_sig(sim))
     m = float(np.abs(sim).max())
     assert trace["zmin"] == -trace["zmax"] and math.isclose(trace["zmax"], m)
+
+
+def test_pe_heatmap_in_a_half_width_column_thins_its_dimension_labels_to_fit():
+    from figures.style import FigureStyle
+
+    style = FigureStyle()
+    p = np.zeros((50, 64))
+    full = json.loads(pe_heatmap(p, style=style).to_json())["layout"]["xaxis"]["tickvals"]
+    half = json.loads(pe_heatmap(p, style=style, width_fraction=0.45).to_json())["layout"]["xaxis"]["tickvals"]
+    assert len(half) < len(full)
+    assert len(half) * style.label_px <= style.width_px * 0.85 * 0.45  # every shown label has its room
