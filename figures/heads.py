@@ -113,11 +113,13 @@ def tiled_heads(
     value_name: str | None = None,
     lang: str = "en",
     style: FigureStyle | None = None,
+    numbered: bool = True,
 ) -> go.Figure:
     """stack (n, R, C), e.g. the weights of n heads, as a grid of tiles with at most max_cols per row.
 
     shared_scale: one colour scale for all tiles (colorbar); False: each tile coloured over its own
     range, written under its title (hover always shows raw values). Text arguments are plain text.
+    numbered: labels as "i:label" (tokens, duplicates kept apart); False: the labels as given.
     """
     style = style or FigureStyle()
     a = np.asarray(stack, dtype=float)
@@ -129,10 +131,8 @@ def tiled_heads(
     titles = list(tile_titles) if tile_titles is not None else [t("fig.head_n", lang, n=k + 1) for k in range(n)]
     if len(titles) != n:
         raise ValueError(f"expected {n} tile titles, got {len(titles)}")
-    _, row_hover = axis_labels(row_labels, n_rows, numbered=True)
-    _, col_hover = axis_labels(col_labels, n_cols, numbered=True)
-    row_ticks, _ = axis_labels(row_labels, n_rows, numbered=True)
-    col_ticks, _ = axis_labels(col_labels, n_cols, numbered=True)
+    row_ticks, row_hover = axis_labels(row_labels, n_rows, numbered=numbered)
+    col_ticks, col_hover = axis_labels(col_labels, n_cols, numbered=numbered)
     row_name, col_name, val_name = default_names(kind, lang, row_title, col_title, value_name)
     has_masked = not bool(np.isfinite(a).all())
 

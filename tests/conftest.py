@@ -18,6 +18,7 @@ PAGES = {
     "worked": "pages/worked.py",
     "quiz": "pages/quiz.py",
     "lab": "pages/lab.py",
+    "minilm": "pages/minilm.py",
 }
 CHARTLESS = {"home", "worked", "quiz", "lab"}  # text, LaTeX and widgets (lab: charts come after training)
 

@@ -20,6 +20,7 @@ DEEP_LINKS = {
     "steps": "Step by step",
     "heads": "Every head",
     "positional": "Sinusoidal positional encoding",
+    "minilm": "Real attention",
 }
 
 

@@ -25,10 +25,11 @@ PAGES: tuple[tuple[str, ...], ...] = (
     ("pages/worked.py", "worked", "worked.page_title", "nav.classroom"),
     ("pages/quiz.py", "quiz", "quiz.page_title", "nav.classroom"),
     ("pages/lab.py", "lab", "tr.page_title", "nav.beyond"),
+    ("pages/minilm.py", "minilm", "minilm.page_title", "nav.beyond"),
 )
 ICONS = {
     "home": "🏠", "inputs": "🔤", "steps": "🪜", "heads": "🧠", "positional": "〰️", "worked": "✍️", "quiz": "❓",
-    "lab": "🏋️", "why": "💡", "pretrained": "🤖",
+    "lab": "🏋️", "why": "💡", "minilm": "🤖",
 }  # fmt: skip
 
 

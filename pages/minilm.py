@@ -1,0 +1,110 @@
+"""A real model's heads: all-MiniLM-L6-v2 (6 layers x 12 heads) run offline through our own attention core."""
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from figures import attention_lines, matrix_heatmap, tiled_heads
+from pretrained.encoder import DEFAULT_MAX_TOKENS, encode_text
+from pretrained.loading import INSTALL_COMMAND, ModelUnavailable, load_model
+from pretrained.patterns import PATTERNS, best_heads, pattern_scores
+from ui.charts import memo_figure, show
+from ui.context import get_context
+from ui.frame import outside_frame
+
+if outside_frame():
+    st.stop()
+ctx = get_context()
+tr, lang, style = ctx.t, ctx.lang, ctx.style
+
+try:
+    cfg = load_model().config
+except ModelUnavailable as exc:
+    st.title(tr("minilm.title"))
+    st.error(tr("minilm.missing" if exc.reason == "missing" else "minilm.broken", detail=exc.detail,
+                command=INSTALL_COMMAND))  # fmt: skip
+    st.stop()
+
+st.title(tr("minilm.title"))
+st.markdown(tr("minilm.intro", layers=cfg.n_layers, heads=cfg.n_heads, d=cfg.d_model, dk=cfg.d_k))
+
+text = st.text_area(tr("minilm.sentence"), tr("minilm.default_text"), key=f"minilm_text_{lang}", height=80,
+                    max_chars=2000, help=tr("minilm.sentence_help", n=DEFAULT_MAX_TOKENS))  # fmt: skip
+good_key = f"minilm_last_good_{lang}"
+if text.strip():
+    st.session_state[good_key] = text.strip()
+else:
+    st.warning(tr("minilm.empty"))
+text = st.session_state.get(good_key, tr("minilm.default_text"))
+enc = encode_text(text)
+if enc.truncated:
+    st.info(tr("minilm.truncated", n=enc.n_wordpieces, shown=len(enc.tokens)))
+labels = list(enc.tokens)  # the figures number them: "0:[CLS]", "1:the", ...
+st.caption(tr("minilm.tokens", tokens=" · ".join(enc.tokens)))
+n_unk = enc.tokens.count("[UNK]")
+if n_unk * 4 >= len(enc.tokens) - 2 > 0:  # a quarter or more of the wordpieces between [CLS] and [SEP]
+    st.warning(tr("minilm.unk", n=n_unk, total=len(enc.tokens)))
+weights = enc.weights.numpy()  # (layers, heads, L, L)
+n_layers, n_heads, length = weights.shape[:3]
+key = (text, lang, style)
+
+st.header(tr("minilm.overview"))
+st.markdown(tr("minilm.overview_text", n=n_layers * n_heads))
+titles = [tr("minilm.tile", layer=la + 1, head=h + 1) for la in range(n_layers) for h in range(n_heads)]
+show(memo_figure(("minilm_all", *key), lambda: tiled_heads(
+    weights.reshape(n_layers * n_heads, length, length), labels, labels, tile_titles=titles, max_cols=n_heads,
+    lang=lang, style=style,
+)), key="minilm_all")  # fmt: skip
+
+st.header(tr("minilm.types"))
+scores = pattern_scores(weights)  # {pattern: (layers, heads)}
+st.markdown(tr("minilm.types_text", uniform=f"{1 / length:.2f}"))
+best = best_heads(scores)
+st.table(pd.DataFrame(
+    [(tr(f"minilm.pattern.{p}"), tr("minilm.tile", layer=best[p][0] + 1, head=best[p][1] + 1), f"{best[p][2]:.2f}")
+     for p in PATTERNS if p in best],
+    columns=[tr("minilm.col_type"), tr("minilm.col_head"), tr("minilm.col_score")],
+))  # fmt: skip
+present = [p for p in PATTERNS if not np.isnan(scores[p]).all()]
+show(memo_figure(("minilm_types", *key), lambda: tiled_heads(
+    np.stack([scores[p] for p in present]), [str(la + 1) for la in range(n_layers)],
+    [str(h + 1) for h in range(n_heads)], tile_titles=[tr(f"minilm.pattern.{p}") for p in present],
+    max_cols=3, row_title=tr("minilm.layer"), col_title=tr("minilm.head"), value_name=tr("minilm.score"),
+    lang=lang, style=style, numbered=False,
+)), key="minilm_types")  # fmt: skip
+
+st.header(tr("minilm.one_head"))
+default_layer, default_head, _ = best.get("previous", (0, 0, 0.0))
+c1, c2 = st.columns(2)
+layer = c1.selectbox(tr("minilm.pick_layer"), range(n_layers), index=default_layer, key="minilm_layer",
+                     format_func=lambda i: str(i + 1))  # fmt: skip
+head = c2.selectbox(tr("minilm.pick_head"), range(n_heads), index=default_head, key="minilm_head",
+                    format_func=lambda i: str(i + 1))  # fmt: skip
+name = tr("minilm.tile", layer=layer + 1, head=head + 1)
+st.caption(" · ".join(f"{tr(f'minilm.pattern.{p}')}: {scores[p][layer, head]:.2f}" for p in present))
+
+st.subheader(tr("minilm.lines"))
+show(memo_figure(("minilm_lines", *key, layer, head), lambda: attention_lines(
+    weights[layer], labels, labels, heads=[head], lang=lang, style=style,
+)), key="minilm_lines")  # fmt: skip
+
+st.subheader(tr("minilm.steps"))
+att = enc.layers[layer].attention  # our AttentionTrace of this layer (unbatched: q (h, L, d_k))
+st.markdown(tr("minilm.steps_text", d=cfg.d_model, dk=cfg.d_k))
+st.latex(r"Q_i = X W_i^Q + b_i^Q,\quad S_i = \frac{Q_i K_i^\top}{\sqrt{d_k}},\quad A_i = \mathrm{softmax}(S_i),"
+         r"\quad \mathrm{head}_i = A_i V_i")  # fmt: skip
+parts = {
+    "q": (att.q[head].numpy(), "Q_i", None, "signed"),
+    "k": (att.k[head].numpy(), "K_i", None, "signed"),
+    "v": (att.v[head].numpy(), "V_i", None, "signed"),
+    "s": (att.scores[head].numpy(), tr("minilm.scores_title"), labels, "signed"),
+    "a": (att.weights[head].numpy(), tr("minilm.weights_title"), labels, "weights"),
+    "o": (att.head_outputs[head].numpy(), tr("minilm.output_title"), None, "signed"),
+}
+for row in (("q", "k", "v"), ("s", "a", "o")):
+    for col, part in zip(st.columns(3), row, strict=True):
+        m, title, cols, kind = parts[part]
+        with col:
+            show(memo_figure(("minilm_step", part, *key, layer, head), lambda m=m, title=title, cols=cols, kind=kind:
+                 matrix_heatmap(m, labels, cols, title=f"{name}: {title}", kind=kind, lang=lang, style=style,
+                                width_fraction=0.3)), key=f"minilm_{part}")  # fmt: skip

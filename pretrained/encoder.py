@@ -1,0 +1,117 @@
+"""The BERT encoder forward pass, written out step by step, with our own attention core in every layer.
+
+    E = LayerNorm(word[ids] + position[0..L-1] + token_type[0])           embeddings, (L, d_model)
+    per layer:  A = MultiHeadAttention(X)                                   mha_core, real W^Q, W^K, W^V, W^O
+                X' = LayerNorm(X + A.output)                                add & norm
+                Y = LayerNorm(X' + GELU(X' W_1 + b_1) W_2 + b_2)            feed-forward, add & norm
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property, lru_cache
+
+import torch
+from torch import Tensor
+from torch.nn import functional as F
+
+from mha_core import AttentionTrace
+
+from .loading import LayerNormParams, PretrainedBert, load_model
+
+DEFAULT_MAX_TOKENS = 48  # wordpieces incl. [CLS] and [SEP] shown by the page: 72 maps of L x L stay light
+
+
+@dataclass(frozen=True, eq=False)
+class LayerTrace:
+    """One encoder layer. x (L, d_model) in; attention: our AttentionTrace of self-attention on x;
+    after_attention = LayerNorm(x + attention.output); ffn_hidden = GELU(after_attention W_1 + b_1)
+    (L, d_ff); output = LayerNorm(after_attention + ffn_hidden W_2 + b_2) (L, d_model)."""
+
+    x: Tensor
+    attention: AttentionTrace
+    after_attention: Tensor
+    ffn_hidden: Tensor
+    output: Tensor
+
+
+@dataclass(frozen=True, eq=False)
+class Encoding:
+    """Every intermediate of one sentence through the model. L = len(tokens) wordpieces."""
+
+    input_ids: tuple[int, ...]
+    tokens: tuple[str, ...]
+    n_wordpieces: int  # before truncation (incl. [CLS] and [SEP]); > L when the sentence was cut
+    embeddings: Tensor  # (L, d_model), after the embedding LayerNorm
+    layers: tuple[LayerTrace, ...]
+
+    @property
+    def truncated(self) -> bool:
+        return self.n_wordpieces > len(self.tokens)
+
+    @property
+    def hidden_states(self) -> tuple[Tensor, ...]:
+        """(n_layers + 1) tensors (L, d_model): the embeddings, then each layer's output (as HF)."""
+        return (self.embeddings, *(layer.output for layer in self.layers))
+
+    @property
+    def output(self) -> Tensor:
+        """Last hidden state (L, d_model)."""
+        return self.layers[-1].output
+
+    @cached_property
+    def weights(self) -> Tensor:
+        """Attention weights of every layer and head: (n_layers, h, L, L)."""
+        return torch.stack([layer.attention.weights for layer in self.layers])
+
+
+def _layer_norm(x: Tensor, p: LayerNormParams, eps: float) -> Tensor:
+    return F.layer_norm(x, (x.shape[-1],), p.weight, p.bias, eps)
+
+
+def encode_ids(model: PretrainedBert, input_ids: list[int], n_wordpieces: int | None = None) -> Encoding:
+    """Run the encoder on wordpiece ids (one sentence, token type 0, no padding)."""
+    cfg = model.config
+    if not 1 <= len(input_ids) <= cfg.max_positions:
+        raise ValueError(f"need 1 to {cfg.max_positions} wordpiece ids, got {len(input_ids)}")
+    ids = torch.tensor(input_ids, dtype=torch.long)
+    if int(ids.min()) < 0 or int(ids.max()) >= cfg.vocab_size:
+        raise ValueError(f"wordpiece ids must lie in 0..{cfg.vocab_size - 1}")
+    tokens = tuple(model.tokenizer.id_to_token(i) or "[UNK]" for i in input_ids)
+    eps = cfg.layer_norm_eps
+    with torch.no_grad():
+        length = ids.shape[0]
+        x = (model.word_embeddings[ids] + model.position_embeddings[:length]
+             + model.token_type_embeddings[0])  # (L, d_model)  # fmt: skip
+        x = _layer_norm(x, model.norm_embeddings, eps)
+        embeddings, traces = x, []
+        for layer in model.layers:
+            att = layer.attention(x)  # AttentionTrace, unbatched: weights (h, L, L)
+            after = _layer_norm(x + att.output, layer.norm_attention, eps)
+            hidden = F.gelu(torch.addmm(layer.b_ff1, after, layer.w_ff1))  # exact (erf) GELU, (L, d_ff)
+            out = _layer_norm(after + torch.addmm(layer.b_ff2, hidden, layer.w_ff2), layer.norm_ffn, eps)
+            traces.append(LayerTrace(x=x, attention=att, after_attention=after, ffn_hidden=hidden, output=out))
+            x = out
+    return Encoding(
+        input_ids=tuple(input_ids), tokens=tokens, n_wordpieces=n_wordpieces or len(input_ids),
+        embeddings=embeddings, layers=tuple(traces),
+    )  # fmt: skip
+
+
+def encode(model: PretrainedBert, text: str, max_tokens: int | None = None) -> Encoding:
+    """Tokenize and run one sentence. max_tokens (>= 2, incl. [CLS] and [SEP]) cuts a long sentence and
+    keeps the final [SEP], as BERT's own truncation does; None means the model's limit (512)."""
+    limit = model.config.max_positions if max_tokens is None else min(max_tokens, model.config.max_positions)
+    if limit < 2:
+        raise ValueError(f"max_tokens must be at least 2 ([CLS] and [SEP]), got {max_tokens}")
+    ids, _ = model.tokenize(text)
+    n = len(ids)
+    if n > limit:
+        ids = ids[: limit - 1] + ids[-1:]
+    return encode_ids(model, ids, n_wordpieces=n)
+
+
+@lru_cache(maxsize=32)
+def encode_text(text: str, max_tokens: int | None = DEFAULT_MAX_TOKENS) -> Encoding:
+    """encode() with the process-wide model, cached on the plain text (the page calls this)."""
+    return encode(load_model(), text, max_tokens)
