@@ -19,6 +19,8 @@ PAGES = {
     "quiz": "pages/quiz.py",
     "lab": "pages/lab.py",
     "minilm": "pages/minilm.py",
+    "why": "pages/why.py",
+    "subspaces": "pages/subspaces.py",
 }
 CHARTLESS = {"home", "worked", "quiz", "lab"}  # text, LaTeX and widgets (lab: charts come after training)
 

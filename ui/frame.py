@@ -25,11 +25,13 @@ PAGES: tuple[tuple[str, ...], ...] = (
     ("pages/worked.py", "worked", "worked.page_title", "nav.classroom"),
     ("pages/quiz.py", "quiz", "quiz.page_title", "nav.classroom"),
     ("pages/lab.py", "lab", "tr.page_title", "nav.beyond"),
+    ("pages/why.py", "why", "why.page_title", "nav.beyond"),
+    ("pages/subspaces.py", "subspaces", "sub.page_title", "nav.beyond"),
     ("pages/minilm.py", "minilm", "minilm.page_title", "nav.beyond"),
 )
 ICONS = {
     "home": "🏠", "inputs": "🔤", "steps": "🪜", "heads": "🧠", "positional": "〰️", "worked": "✍️", "quiz": "❓",
-    "lab": "🏋️", "why": "💡", "minilm": "🤖",
+    "lab": "🏋️", "why": "💡", "minilm": "🤖", "subspaces": "🧩",
 }  # fmt: skip
 
 
