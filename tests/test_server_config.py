@@ -1,0 +1,34 @@
+""".streamlit/config.toml is the production configuration: checked key by key, and seen in a served page."""
+
+from __future__ import annotations
+
+import tomllib
+import urllib.request
+from pathlib import Path
+
+from tests.browser import streamlit_server
+
+CONFIG = tomllib.loads((Path(__file__).resolve().parent.parent / ".streamlit" / "config.toml").read_text())
+
+
+def test_production_settings():
+    server, client = CONFIG["server"], CONFIG["client"]
+    assert server["enableXsrfProtection"] is True
+    assert 0 < server["maxUploadSize"] <= 2  # MB: a settings JSON is a few KB
+    assert server["headless"] is True and server["fileWatcherType"] == "none"
+    assert CONFIG["browser"]["gatherUsageStats"] is False
+    assert client["showErrorDetails"] == "none"  # never a stack trace on the page
+    assert CONFIG["theme"]["base"] == "light" and CONFIG["theme"]["primaryColor"].startswith("#")
+
+
+def test_the_served_app_uses_it():
+    """What the served app hands out reflects the file: XSRF on (the health check sets its token cookie)."""
+    import json
+
+    with streamlit_server() as url:
+        with urllib.request.urlopen(f"{url}/_stcore/host-config", timeout=5) as r:
+            host = json.loads(r.read())
+        assert host.get("enableCustomParentMessages") is False and not host.get("metricsUrl")
+        with urllib.request.urlopen(f"{url}/_stcore/health", timeout=5) as r:
+            cookies = r.headers.get_all("Set-Cookie") or []
+        assert any(c.startswith("_streamlit_xsrf") for c in cookies)  # XSRF protection hands out its token
