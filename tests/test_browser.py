@@ -21,6 +21,8 @@ DEEP_LINKS = {
     "heads": "Every head",
     "positional": "Sinusoidal positional encoding",
     "minilm": "Real attention",
+    "why": "Why it works: scaling",
+    "subspaces": "Why it works: subspaces",
 }
 
 
@@ -89,6 +91,14 @@ def test_changing_h_redraws_the_heads(browser, server):
     page.goto(f"{server}/heads")
     wait_idle(page)
     page.get_by_test_id("stPlotlyChart").first.wait_for(timeout=30_000)
+    # the chart element exists before plotly has drawn into it: wait for the layout, then count
+    page.wait_for_function(
+        """() => {
+            const el = document.querySelector("[data-testid='stPlotlyChart'] .js-plotly-plot");
+            return el && el.layout && (el.layout.annotations || []).length > 0;
+        }""",
+        timeout=30_000,
+    )
     before = [t for t in _tile_titles(page) if t.startswith("head")]
     assert len(before) == 8
     box = page.get_by_role("spinbutton", name="Number of heads h")
