@@ -99,8 +99,9 @@ def test_changing_h_redraws_the_heads(browser, server):
         }""",
         timeout=30_000,
     )
-    before = [t for t in _tile_titles(page) if t.startswith("head")]
-    assert len(before) == 8
+    titles = _tile_titles(page)
+    before = [t for t in titles if t.startswith("head")]
+    assert len(before) == 8, titles
     box = page.get_by_role("spinbutton", name="Number of heads h")
     box.fill("4")
     box.press("Enter")
