@@ -76,13 +76,31 @@ def test_deep_link_works_on_fresh_server(browser, path):
         page.context.close()
 
 
+# The tiled-heads chart by its element key (Streamlit gives a keyed element the class st-key-<key>).
+# Not "the first chart": charts draw in any order, and the first one drawn may be another figure.
+TILED = ".st-key-heads_tiled .js-plotly-plot"
+
+
 def _tile_titles(page) -> list[str]:
-    """Annotation texts of the first chart on the page (the tiled heads figure puts one per head)."""
+    """Annotation texts of the tiled heads figure (it puts one title per head)."""
     return page.evaluate(
-        """() => {
-            const el = document.querySelector("[data-testid='stPlotlyChart'] .js-plotly-plot");
+        """(sel) => {
+            const el = document.querySelector(sel);
             return (el && el.layout && el.layout.annotations || []).map(a => a.text);
-        }"""
+        }""",
+        TILED,
+    )
+
+
+def _wait_for_head_tiles(page, n: int) -> None:
+    page.wait_for_function(
+        """([sel, n]) => {
+            const el = document.querySelector(sel);
+            const ann = el && el.layout && el.layout.annotations || [];
+            return ann.filter(a => a.text.startsWith('head')).length === n;
+        }""",
+        arg=[TILED, n],
+        timeout=30_000,
     )
 
 
@@ -90,29 +108,14 @@ def test_changing_h_redraws_the_heads(browser, server):
     page = new_page(browser)
     page.goto(f"{server}/heads")
     wait_idle(page)
-    page.get_by_test_id("stPlotlyChart").first.wait_for(timeout=30_000)
-    # the chart element exists before plotly has drawn into it: wait for the layout, then count
-    page.wait_for_function(
-        """() => {
-            const el = document.querySelector("[data-testid='stPlotlyChart'] .js-plotly-plot");
-            return el && el.layout && (el.layout.annotations || []).length > 0;
-        }""",
-        timeout=30_000,
-    )
-    titles = _tile_titles(page)
-    before = [t for t in titles if t.startswith("head")]
-    assert len(before) == 8, titles
+    page.locator(TILED).wait_for(timeout=30_000)
+    _wait_for_head_tiles(page, 8)
+    assert len([t for t in _tile_titles(page) if t.startswith("head")]) == 8
     box = page.get_by_role("spinbutton", name="Number of heads h")
     box.fill("4")
     box.press("Enter")
     wait_idle(page)
-    page.wait_for_function(
-        """() => {
-            const el = document.querySelector("[data-testid='stPlotlyChart'] .js-plotly-plot");
-            return el && el.layout && el.layout.annotations.filter(a => a.text.startsWith('head')).length === 4;
-        }""",
-        timeout=30_000,
-    )
+    _wait_for_head_tiles(page, 4)
     assert "n_heads=4" in page.url
     assert_no_exception(page)
     page.context.close()
@@ -140,17 +143,19 @@ def test_invalid_h_shows_message_and_keeps_charts(browser, server):
     assert page.get_by_text(re.compile("not divisible by h = 7")).count() >= 1
     assert page.get_by_test_id("stPlotlyChart").count() >= 1
     assert_no_exception(page)
-    assert json.dumps(_tile_titles(page)).count("head") == 8  # still the last valid setting
+    _wait_for_head_tiles(page, 8)  # still the last valid setting
+    assert json.dumps(_tile_titles(page)).count("head") == 8
     page.context.close()
 
 
-def _first_chart_z(page) -> list:
-    return page.evaluate(
-        """() => {
-            const el = document.querySelector("[data-testid='stPlotlyChart'] .js-plotly-plot");
-            return el && el.data && el.data[0].z;
-        }"""
+def _tiled_z(page) -> list:
+    """The heatmap values of the tiled heads figure, once plotly has drawn it."""
+    page.wait_for_function(
+        "(sel) => { const el = document.querySelector(sel); return el && el.data && el.data.length > 0; }",
+        arg=TILED,
+        timeout=30_000,
     )
+    return page.evaluate("(sel) => document.querySelector(sel).data[0].z", TILED)
 
 
 def test_a_shared_link_opens_with_the_same_heatmap_values(browser, server):
@@ -164,8 +169,7 @@ def test_a_shared_link_opens_with_the_same_heatmap_values(browser, server):
         page = new_page(browser, locale=locale)
         page.goto(link)
         wait_idle(page)
-        page.get_by_test_id("stPlotlyChart").first.wait_for(timeout=30_000)
-        z = np.array([[np.nan if v is None else v for v in row] for row in _first_chart_z(page)], dtype=float)
+        z = np.array([[np.nan if v is None else v for v in row] for row in _tiled_z(page)], dtype=float)
         seen.append(z)
         assert_no_exception(page)
         page.context.close()
