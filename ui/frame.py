@@ -29,9 +29,12 @@ PAGES: tuple[tuple[str, ...], ...] = (
     ("pages/subspaces.py", "subspaces", "sub.page_title", "nav.beyond"),
     ("pages/minilm.py", "minilm", "minilm.page_title", "nav.beyond"),
 )
+# Material Symbols ship with Streamlit's own static files: they draw the same on every machine, offline,
+# where emoji need an emoji font the classroom computer may not have (they show as empty boxes there).
 ICONS = {
-    "home": "🏠", "inputs": "🔤", "steps": "🪜", "heads": "🧠", "positional": "〰️", "worked": "✍️", "quiz": "❓",
-    "lab": "🏋️", "why": "💡", "minilm": "🤖", "subspaces": "🧩",
+    "home": "home", "inputs": "text_fields", "steps": "stairs", "heads": "view_module", "positional": "waves",
+    "worked": "edit_note", "quiz": "quiz", "lab": "model_training", "why": "lightbulb", "minilm": "smart_toy",
+    "subspaces": "extension",
 }  # fmt: skip
 
 
@@ -45,7 +48,8 @@ def run_frame() -> None:
     ctx = build_context()
     sections: dict[str, list] = {}
     for i, (path, url, title, *section) in enumerate(PAGES):
-        page = st.Page(path, title=ctx.t(title), icon=ICONS.get(url, "📄"), url_path=url, default=(i == 0))
+        icon = f":material/{ICONS.get(url, 'description')}:"
+        page = st.Page(path, title=ctx.t(title), icon=icon, url_path=url, default=(i == 0))
         sections.setdefault(ctx.t(section[0] if section else "nav.beyond"), []).append(page)
     if ctx.large:  # projector: bigger text everywhere, not only in figures
         st.html(

@@ -169,7 +169,7 @@ def build_context() -> Context:
         if key not in st.session_state:
             sticky.set_choice(key, default)
     lang = st.sidebar.selectbox(
-        "🌐 Language / 语言", i18n.LANGS, key="lang", format_func=lambda code: i18n.LANG_NAMES[code],
+        ":material/translate: Language / 语言", i18n.LANGS, key="lang", format_func=lambda code: i18n.LANG_NAMES[code],
         on_change=sticky.remember, args=("lang",),
     )  # fmt: skip
     tr = i18n.translator(lang)
