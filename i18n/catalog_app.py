@@ -258,7 +258,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "笔记 001 给出了 X、W₁^Q、W₂^Q 和 W^O，但没有给出 W_i^K 和 W_i^V，因此本应用为它们选定了一些较小的正负数值"
         "（见下方及算例页面）。",
     },
-    "inputs.reseed": {"en": "🎲 New random weights", "zh": "🎲 重新随机生成权重"},
+    "inputs.reseed": {"en": "New random weights", "zh": "重新随机生成权重"},
     "inputs.edit_w_help": {
         "en": "Small sizes: edit the weights cell by cell (rows: input dimension, columns: output dimension).",
         "zh": "尺寸较小时可逐格编辑权重（行：输入维度；列：输出维度）。",

@@ -45,10 +45,10 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "每个元素都是 $X$ 的一行乘以 $W_i^Q$ 的一列：四个乘积相加。",
     },
     "worked.erratum": {
-        "en": "📝 **The note's arithmetic is off here.** Note 001 prints ${note}$, but multiplying its own X and "
+        "en": "**The note's arithmetic is off here.** Note 001 prints ${note}$, but multiplying its own X and "
         "weights gives the matrix above. For example row {row}, column {col}: ${expansion}$, not ${note_value}$. "
         "The steps below use the computed values.",
-        "zh": "📝 **笔记在这里算错了。** 笔记 001 写的是 ${note}$，但用它自己给出的 X 与权重相乘，得到的是上面的矩阵。"
+        "zh": "**笔记在这里算错了。** 笔记 001 写的是 ${note}$，但用它自己给出的 X 与权重相乘，得到的是上面的矩阵。"
         "例如第 {row} 行第 {col} 列：${expansion}$，而不是 ${note_value}$。后面的步骤都使用计算得到的数值。",
     },
     "worked.k.title": {"en": "Keys $K_i = X W_i^K$", "zh": "键 $K_i = X W_i^K$"},

@@ -4,7 +4,7 @@ import streamlit as st
 
 from figures.flow import pipeline_dot
 from ui.context import get_context
-from ui.frame import outside_frame
+from ui.frame import outside_frame, page_icon
 
 if outside_frame():
     st.stop()
@@ -24,14 +24,14 @@ st.graphviz_chart(pipeline_dot(sc.len_q, sc.len_k, s.d_model, s.n_heads, labels)
 st.subheader(tr("home.where"))
 c1, c2 = st.columns(2)
 with c1:
-    st.page_link("pages/inputs.py", label=tr("page.inputs"), icon="🔤")
+    st.page_link("pages/inputs.py", label=tr("page.inputs"), icon=page_icon("inputs"))
     st.caption(tr("home.where_inputs"))
-    st.page_link("pages/steps.py", label=tr("page.steps"), icon="🪜")
+    st.page_link("pages/steps.py", label=tr("page.steps"), icon=page_icon("steps"))
     st.caption(tr("home.where_steps"))
 with c2:
-    st.page_link("pages/heads.py", label=tr("page.heads"), icon="🧠")
+    st.page_link("pages/heads.py", label=tr("page.heads"), icon=page_icon("heads"))
     st.caption(tr("home.where_heads"))
-    st.page_link("pages/positional.py", label=tr("page.positional"), icon="〰️")
+    st.page_link("pages/positional.py", label=tr("page.positional"), icon=page_icon("positional"))
     st.caption(tr("home.where_positional"))
 
 with st.expander(tr("home.errata")):

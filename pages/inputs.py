@@ -62,7 +62,7 @@ def _reseed() -> None:
     st.session_state["seed"] = (int(st.session_state.get("seed", 0)) + 1) % LIMITS.max_seed
 
 
-st.button(tr("inputs.reseed"), key="reseed", on_click=_reseed, disabled=s.preset == "worked")
+st.button(tr("inputs.reseed"), key="reseed", icon=":material/casino:", on_click=_reseed, disabled=s.preset == "worked")
 if s.d_model <= LIMITS.max_edit_weights_d_model:
     st.caption(tr("inputs.edit_w_help"))
     wtabs = st.tabs(["W^Q", "W^K", "W^V", "W^O"])

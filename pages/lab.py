@@ -65,11 +65,11 @@ cols[5].number_input(tr("tr.seed"), 0, LIMITS.max_seed, key="tr_seed", help=tr("
 later = tr("tr.mask_later") if task.causal else tr("tr.mask_both")
 st.caption(tr("tr.defaults_note") + " " + tr("tr.mask_note", later=later))
 if st.session_state["tr_n_layers"] < task.layers_needed:
-    st.warning(tr("tr.needs_layers", n=task.layers_needed), icon="⚠️")
+    st.warning(tr("tr.needs_layers", n=task.layers_needed), icon=":material/warning:")
 try:
     config = config_from_state()
 except TrainingError as e:
-    st.error(tr(f"tr.err.{e.code}", **e.params), icon="⚠️")
+    st.error(tr(f"tr.err.{e.code}", **e.params), icon=":material/warning:")
     config = None
 
 c1, c2, _ = st.columns([1, 1, 5])

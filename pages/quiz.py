@@ -58,18 +58,19 @@ for n, q in enumerate(questions, start=1):
             format_func=lambda i, q=q, shown=shown: option(q, i, shown),
         )  # fmt: skip
         if not shown:
-            st.button(tr("quiz.reveal"), key=f"{key}_reveal", icon="👀", on_click=_reveal, args=(f"{key}_shown",))
+            st.button(tr("quiz.reveal"), key=f"{key}_reveal", icon=":material/visibility:", on_click=_reveal,
+                      args=(f"{key}_shown",))  # fmt: skip
             continue
         revealed += 1
         answer = option(q, q.answer)
         if picked is None:
-            st.info(tr("quiz.no_pick", answer=answer), icon="💡")
+            st.info(tr("quiz.no_pick", answer=answer), icon=":material/lightbulb:")
         elif picked == q.answer:
             right += 1
-            st.success(tr("quiz.right", answer=answer), icon="✅")
+            st.success(tr("quiz.right", answer=answer), icon=":material/check_circle:")
         else:
-            st.error(tr("quiz.wrong", answer=answer), icon="❌")
+            st.error(tr("quiz.wrong", answer=answer), icon=":material/cancel:")
         st.markdown(tr(f"quiz.{q.kind}.explain", **kwargs(q.explain_kwargs)))
 
 score.caption(tr("quiz.score", revealed=revealed, total=len(questions), right=right))
-st.button(tr("quiz.new"), key="quiz_new", icon="🔄", on_click=_new_questions, type="primary")
+st.button(tr("quiz.new"), key="quiz_new", icon=":material/refresh:", on_click=_new_questions, type="primary")

@@ -37,9 +37,9 @@ def _go(delta: int) -> None:
 
 prev_col, info_col, next_col = st.columns([1, 4, 1])
 prev_col.button(tr("steps.prev"), key="step_prev", on_click=_go, args=(-1,), disabled=current == 0,
-                icon="⬅️", width="stretch")  # fmt: skip
+                icon=":material/arrow_back:", width="stretch")  # fmt: skip
 next_col.button(tr("steps.next"), key="step_next", on_click=_go, args=(1,), disabled=current == last,
-                icon="➡️", width="stretch", type="primary")  # fmt: skip
+                icon=":material/arrow_forward:", width="stretch", type="primary")  # fmt: skip
 info_col.progress((current + 1) / (last + 1), text=tr("steps.progress", n=current + 1, total=last + 1))
 st.caption(" → ".join(f"{i + 1}. {view.title(k)}" for i, k in enumerate(STEP_KEYS[: current + 1])))
 view.draw(current)

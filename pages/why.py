@@ -55,7 +55,7 @@ st.table(pd.DataFrame(
     columns=[tr("why.col.step"), tr("why.col.mults"), tr("why.col.adds"), tr("why.col.other")],
 ))  # fmt: skip
 timing_key = ("why_timing", s.d_model, s.n_heads)
-if st.button(tr("why.cost.measure"), key="why_measure", icon="⏱️"):
+if st.button(tr("why.cost.measure"), key="why_measure", icon=":material/timer:"):
     bar = st.progress(0.0, text=tr("why.cost.measuring"))
     st.session_state[str(timing_key)] = time_forward(
         LENGTHS, s.d_model, s.n_heads,

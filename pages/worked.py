@@ -28,7 +28,7 @@ unscaled = run_scene(dataclasses.replace(setting, scale=False))  # its scores ar
 
 st.title(tr("worked.title"))
 st.markdown(tr("worked.intro"))
-st.info(tr("worked.setting"), icon="📌")
+st.info(tr("worked.setting"), icon=":material/push_pin:")
 more = st.toggle(tr("worked.more_decimals"), key="worked_more_decimals", help=tr("worked.more_decimals_help"))
 digits = 4 if more else 2
 step = count(1)
@@ -69,7 +69,7 @@ st.markdown(tr("worked.inputs.text"))
 st.latex(rf"X = {given(sc.x)}")
 st.latex(r",\quad ".join(rf"W_{i + 1}^Q = {given(sc.w_q_heads[i])}" for i in heads))
 st.latex(rf"W^O = {given(sc.w_o)}")
-st.info(tr("worked.chosen"), icon="🛠️")
+st.info(tr("worked.chosen"), icon=":material/build:")
 for name, w in (("K", sc.w_k_heads), ("V", sc.w_v_heads)):
     st.latex(r",\quad ".join(rf"W_{i + 1}^{name} = {given(w[i])}" for i in heads))
 
@@ -84,7 +84,7 @@ for i in heads:
         st.warning(tr(
             "worked.erratum", note=rf"Q_{i + 1} = {given(NOTE_Q[i])}", row=r + 1, col=c + 1,
             expansion=expansion(sc.x[r], sc.w_q_heads[i][:, c], sc.q[i][r, c]), note_value=f"{NOTE_Q[i][r, c]:g}",
-        ))  # fmt: skip
+        ), icon=":material/error:")  # fmt: skip
 
 header("k")
 st.markdown(tr("worked.kv.text"))
@@ -150,4 +150,4 @@ for i in heads:
         rf"{num(contributions[i])}"
     )
 st.latex(" + ".join(num(c) for c in contributions) + rf" = {num(sc.output)} = \mathrm{{Output}}")
-st.success(tr("worked.done"), icon="✅")
+st.success(tr("worked.done"), icon=":material/check_circle:")

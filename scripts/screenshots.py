@@ -1,6 +1,8 @@
 """Screenshots of every page, small and large setting, both languages: `python scripts/screenshots.py [outdir]`.
 
 Starts its own server, drives Debian's Chromium, writes PNGs to look at (default: screenshots/).
+The Chinese pages need a CJK font on the machine that draws them (Debian: `apt-get install fonts-noto-cjk`);
+without one Chromium draws every Chinese character as an empty box, which says nothing about the app.
 """
 
 from __future__ import annotations

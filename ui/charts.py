@@ -58,7 +58,7 @@ def show(
 
         st.download_button(
             label, data=lambda: tensor_csv(tensor, rows, cols), file_name=f"{key}.csv", mime="text/csv",
-            key=f"csv_{key}", icon="⬇️", type="tertiary",
+            key=f"csv_{key}", icon=":material/download:", type="tertiary",
         )  # fmt: skip
 
 

@@ -71,11 +71,11 @@ def apply_to_widgets(settings: Settings, lang: str | None = None) -> None:
 
 def export_panel(tr, settings: Settings, scene: Scene, lang: str) -> None:
     """The sidebar's share & export expander."""
-    with st.sidebar.expander(tr("io.title"), icon="🔗"):
+    with st.sidebar.expander(tr("io.title"), icon=":material/link:"):
         st.caption(tr("io.link_help"))
         st.download_button(
             tr("io.download_settings"), data=settings_to_json(settings, lang), file_name="mha-settings.json",
-            mime="application/json", key="dl_settings", icon="⬇️",
+            mime="application/json", key="dl_settings", icon=":material/download:",
         )  # fmt: skip
         st.file_uploader(tr("io.upload_settings"), type=["json"], key=UPLOAD_KEY, on_change=_load_settings,
                          help=tr("io.upload_help"))  # fmt: skip
@@ -91,5 +91,5 @@ def export_panel(tr, settings: Settings, scene: Scene, lang: str) -> None:
             (st.error if kind == "error" else st.success)(text)
         st.download_button(
             tr("io.download_npz"), data=lambda: trace_npz(scene), file_name="mha-trace.npz",
-            mime="application/octet-stream", key="dl_npz", icon="⬇️", help=tr("io.npz_help"),
+            mime="application/octet-stream", key="dl_npz", icon=":material/download:", help=tr("io.npz_help"),
         )  # fmt: skip

@@ -38,18 +38,22 @@ ICONS = {
 }  # fmt: skip
 
 
+def page_icon(url: str) -> str:
+    """The Material Symbol of a page (its url_path), as Streamlit's icon= parameters take it."""
+    return f":material/{ICONS.get(url, 'description')}:"
+
+
 def run_frame() -> None:
     """Draw the frame and run the page the URL asks for."""
     present = bool(st.session_state.get("present", False))
     st.set_page_config(
-        page_title="Multi-head attention explorer · 多头注意力", page_icon="🔍", layout="wide",
+        page_title="Multi-head attention explorer · 多头注意力", page_icon=":material/hub:", layout="wide",
         initial_sidebar_state="collapsed" if present else "auto",
     )
     ctx = build_context()
     sections: dict[str, list] = {}
     for i, (path, url, title, *section) in enumerate(PAGES):
-        icon = f":material/{ICONS.get(url, 'description')}:"
-        page = st.Page(path, title=ctx.t(title), icon=icon, url_path=url, default=(i == 0))
+        page = st.Page(path, title=ctx.t(title), icon=page_icon(url), url_path=url, default=(i == 0))
         sections.setdefault(ctx.t(section[0] if section else "nav.beyond"), []).append(page)
     if ctx.large:  # projector: bigger text everywhere, not only in figures
         st.html(

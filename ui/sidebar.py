@@ -177,13 +177,13 @@ def build_context() -> Context:
     large = st.sidebar.toggle(tr("sb.large"), key="large", help=tr("sb.large_help"), bind="query-params")
     candidate, problems = read_settings(tr)
     if urlstate.rejected_params():
-        st.warning(tr("msg.url_rejected", names=", ".join(urlstate.rejected_params())), icon="🔗")
+        st.warning(tr("msg.url_rejected", names=", ".join(urlstate.rejected_params())), icon=":material/link:")
     urlstate.sync({"lang": lang, "preset": candidate.preset, "mask": candidate.mask, "padded": list(candidate.padded)})
     last_good: Settings = st.session_state.get(_LAST_GOOD, DEFAULTS)
     if problems:
         for p in problems:
-            st.sidebar.error(problem_text(tr, p), icon="⚠️")
-        st.warning(tr("msg.showing_last_good"), icon="⚠️")
+            st.sidebar.error(problem_text(tr, p), icon=":material/warning:")
+        st.warning(tr("msg.showing_last_good"), icon=":material/warning:")
         settings = last_good
     else:
         settings = candidate
