@@ -2,6 +2,14 @@
 
 from __future__ import annotations
 
+_SUB = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
+
+
+def _sub(n: int) -> str:
+    """A head index as subscript digits (Q₁, head₁₆): the notation of the notes, in plain text.
+    (Graphviz HTML labels with <SUB> lay out badly in Streamlit's renderer, so plain text it is.)"""
+    return str(n).translate(_SUB)
+
 
 def _esc(s: str) -> str:
     return s.replace("\\", "\\\\").replace('"', '\\"').replace("<", "‹").replace(">", "›")
@@ -23,15 +31,15 @@ def pipeline_dot(len_q: int, len_k: int, d_model: int, n_heads: int, labels: dic
         '  edge [color="#555555"];',
         f'  X [label="{_esc(labels["input"])}\\nX: {len_q}×{d_model}"];',
         f'  C [label="{_esc(labels["concat"])}\\n{len_q}×{n_heads}·{dk} = {len_q}×{d_model}"];',
-        f'  O [label="{_esc(labels["output"])} = Concat·W^O\\n{len_q}×{d_model}"];',
+        f'  O [label="{_esc(labels["output"])} = Concat · W^O\\n{len_q}×{d_model}"];',
     ]
     for i in lanes:
-        n = i + 1
+        n, s = i + 1, _sub(i + 1)
         lines += [
-            f'  P{i} [label="{_esc(labels["head"])} {n}\\nQ{n}=XW{n}^Q {len_q}×{dk}\\nK{n}, V{n}: {len_k}×{dk}"];',
-            f'  A{i} [label="A{n} = {_esc(labels["softmax"])}(Q{n}K{n}ᵀ/√{dk})\\n{len_q}×{len_k}", '
+            f'  P{i} [label="{_esc(labels["head"])} {n}\\nQ{s} = XW{s}^Q: {len_q}×{dk}\\nK{s}, V{s}: {len_k}×{dk}"];',
+            f'  A{i} [label="A{s} = {_esc(labels["softmax"])}(Q{s}K{s}ᵀ / √{dk})\\n{len_q}×{len_k}", '
             'fillcolor="#fdf0e6", color="#c0602a"];',
-            f'  H{i} [label="head{n} = A{n}V{n}\\n{len_q}×{dk}"];',
+            f'  H{i} [label="head{s} = A{s}V{s}\\n{len_q}×{dk}"];',
             f"  X -> P{i} -> A{i} -> H{i} -> C;",
         ]
     if n_heads > max_heads:
