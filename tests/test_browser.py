@@ -190,3 +190,37 @@ def test_presentation_mode_steps_forward_in_the_browser(browser, server):
     assert "2. Projections" in page.locator("h2").first.inner_text()
     assert_no_exception(page)
     page.context.close()
+
+
+def _sidebar_number(page, name: str) -> str:
+    return page.get_by_role("spinbutton", name=name).input_value()
+
+
+def test_a_preset_link_keeps_its_sizes_after_a_click_and_a_page_switch(browser, server):
+    """A link with only `preset=paper` fills d_model 512 and the paper's sentence. Streamlit gives the bound
+    widgets a new identity after the first run; the preset's values must survive that (they used to fall
+    back to d_model 64 at the first click anywhere) and survive a page switch, while a value the user
+    changes wins."""
+    page = new_page(browser)
+    page.goto(f"{server}/steps?preset=paper")
+    wait_idle(page)
+    assert _sidebar_number(page, "d_model") == "512"
+    seed = page.get_by_role("spinbutton", name="Weight seed")
+    seed.fill("3")
+    seed.press("Enter")
+    wait_idle(page)
+    page.wait_for_function("() => location.search.includes('seed=3')", timeout=15_000)
+    assert _sidebar_number(page, "d_model") == "512"
+    page.locator("[data-testid='stSidebarNav'] a[href$='/heads']").click()
+    wait_idle(page)
+    page.locator(TILED).wait_for(timeout=30_000)
+    assert _sidebar_number(page, "d_model") == "512" and _sidebar_number(page, "Weight seed") == "3"
+    assert "animal" in page.get_by_role("textbox", name="Input sentence (queries)").input_value()
+    box = page.get_by_role("spinbutton", name="d_model")
+    box.fill("256")
+    box.press("Enter")
+    wait_idle(page)
+    page.wait_for_function("() => location.search.includes('d_model=256')", timeout=15_000)
+    assert _sidebar_number(page, "d_model") == "256"
+    assert_no_exception(page)
+    page.context.close()

@@ -164,6 +164,7 @@ def message_text(tr, key: str, kwargs: dict) -> str:
 def build_context() -> Context:
     """Language, sidebar, validation and the cached Scene for this run."""
     urlstate.load_once()
+    urlstate.keep_preset_fill()
     sticky.restore()
     for key, default in (("lang", _lang_default()), ("preset", DEFAULTS.preset), ("mask", DEFAULTS.mask)):
         if key not in st.session_state:

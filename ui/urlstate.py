@@ -16,6 +16,7 @@ from ui import sticky
 
 _LOADED = "_url_loaded"
 _REJECTED = "_url_rejected"
+_FILL = "_url_preset_fill"
 DEFAULTS = Settings()
 
 CHOICES: dict[str, tuple[tuple[str, ...], str]] = {
@@ -73,18 +74,37 @@ def load_once() -> None:
     for name, value in accepted.items():
         sticky.set_choice(name, value)
     preset = accepted.get("preset")
+    fill: dict[str, object] = {}
     if preset and preset != "custom":  # a preset in a link brings its own sizes unless the link says otherwise
         filled = apply_preset(DEFAULTS, str(preset))
         for name in ("text", "d_model", "n_heads", "add_pe", "mask", "cross"):
             if name not in params:
+                value = getattr(filled, name)
                 if name in sticky.STICKY:
-                    sticky.set_choice(name, getattr(filled, name))
-                else:
-                    st.session_state[name] = getattr(filled, name)
+                    sticky.set_choice(name, value)
+                    continue
+                st.session_state[name] = value
+                fill[name] = value
+        st.session_state[_FILL] = fill
     for name in rejected:
         if name in CHOICES or name == "padded":
             del st.query_params[name]
     st.session_state[_REJECTED] = sorted(set(rejected))[:12]
+
+
+def keep_preset_fill() -> None:
+    """Every run: give the URL-bound widgets that a link's preset filled their value again, as long as the
+    user has not changed them. Streamlit gives a widget a new identity after the first run, and a bound
+    widget with a new identity reads the URL, where the preset's sizes are not (and st.query_params cannot
+    put them there): without this, the first click anywhere turned the paper's d_model 512 back into 64."""
+    fill = st.session_state.get(_FILL)
+    if not fill:
+        return
+    for name, value in list(fill.items()):
+        if st.session_state.get(name) == value:
+            st.session_state[name] = value
+        else:  # the user changed it: their value wins from now on
+            del fill[name]
 
 
 def rejected_params() -> list[str]:
