@@ -306,14 +306,21 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "steps.split.title": {"en": "Split into heads", "zh": "拆分为多个头"},
     "steps.split.latex": {
-        "en": r"[L, d_{model}] \to [L, h, d_k] \to [h, L, d_k]",
-        "zh": r"[L, d_{model}] \to [L, h, d_k] \to [h, L, d_k]",
+        "en": r"[B, L, d_{model}] \to [B, L, h, d_k] \to [B, h, L, d_k]",
+        "zh": r"[B, L, d_{model}] \to [B, L, h, d_k] \to [B, h, L, d_k]",
     },
     "steps.split.text": {
         "en": "A reshape and a transpose, no arithmetic: h = {h} heads of width d_k = {dk}. Every tensor and its "
-        "shape (note 002's table, for the current setting; batch B = 1):",
+        "shape (note 002's table, for the current setting):",
         "zh": "只是 reshape 和转置，没有任何计算：h = {h} 个头，每个宽 d_k = {dk}。各张量及其形状"
-        "（笔记 002 的表格，按当前设置；批量 B = 1）：",
+        "（笔记 002 的表格，按当前设置）：",
+    },
+    "steps.split.batch": {"en": "Batch size B for the table", "zh": "表格中的批量大小 B"},
+    "steps.split.batch_help": {
+        "en": "The app computes one sentence (B = 1). Set B to see the shapes a batch of B sentences of this "
+        "length would have, e.g. B = 32 as in note 002. The weights do not depend on B.",
+        "zh": "本应用只计算一句话（B = 1）。设置 B 可查看 B 句同样长度的句子组成一个批次时各张量的形状，"
+        "例如笔记 002 中的 B = 32。权重与 B 无关。",
     },
     "steps.col_tensor": {"en": "tensor", "zh": "张量"},
     "steps.col_shape": {"en": "shape", "zh": "形状"},

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import dataclasses
+import math
 
 import numpy as np
 import pytest
+import torch
 
 from explorer import LIMITS, WORKED_EXAMPLE, Settings, apply_preset, run_scene, shape_table, validate
 
@@ -153,8 +155,37 @@ def test_scene_arrays_are_read_only():
         sc.weights[0, 0, 0] = 1.0
 
 
-def test_shape_table_is_live():
-    s = Settings(d_model=512, n_heads=8)
-    rows = {name: now for name, _, now in shape_table(s, 20, 20)}
-    assert rows["Q_i (split)"] == "8 × 20 × 64"
-    assert rows["concat"] == "20 × 512"
+def _dims(text: str) -> tuple[int, ...]:
+    return tuple(int(p) for p in text.split(" × "))
+
+
+@pytest.mark.parametrize(("batch", "len_q", "len_k", "d_model", "h"), [(1, 11, 11, 64, 8), (32, 20, 20, 512, 8),
+                                                                      (3, 5, 7, 12, 3), (2, 4, 9, 6, 6)])
+def test_shape_table_matches_the_tensors_of_note_002s_code(batch, len_q, len_k, d_model, h):
+    """The oracle: run the fused formulation's PyTorch steps (view, transpose, matmul, transpose back,
+    reshape) on real tensors of these sizes and read their shapes."""
+    dk = d_model // h
+    s = Settings(d_model=d_model, n_heads=h)
+    table = shape_table(s, len_q, len_k, batch=batch)
+    x, mem = torch.randn(batch, len_q, d_model), torch.randn(batch, len_k, d_model)
+    w_q, w_k, w_v, w_o = (torch.randn(d_model, d_model) for _ in range(4))
+    q, k, v = x @ w_q, mem @ w_k, mem @ w_v
+    q4 = q.view(batch, len_q, h, dk)
+    qi = q4.transpose(1, 2)
+    ki = k.view(batch, len_k, h, dk).transpose(1, 2)
+    vi = v.view(batch, len_k, h, dk).transpose(1, 2)
+    a = torch.softmax(qi @ ki.transpose(-2, -1) / dk**0.5, dim=-1)
+    heads = a @ vi
+    back = heads.transpose(1, 2)
+    concat = back.reshape(batch, len_q, h * dk)
+    y = concat @ w_o
+    w_i = w_q.view(d_model, h, dk)[:, 0, :]  # head 1's columns of the fused matrix
+    want = [x, w_q, w_i, q, k, q4, qi, ki, a, heads, back, concat, w_o, y]
+    assert len(table) == len(want)
+    for (name, symbolic, now), tensor in zip(table, want, strict=True):
+        assert _dims(now) == tuple(tensor.shape), name
+        # the symbolic column, evaluated, gives the same numbers
+        sizes = {"B": batch, "L_k": len_k, "L": len_q, "d_model": d_model, "d_k": dk, "h": h}
+        expr = symbolic.split(" = ")[-1]
+        got = tuple(math.prod(sizes[f] for f in part.strip("()").split("·")) for part in expr.split(" × "))
+        assert got == tuple(tensor.shape), (name, symbolic)
