@@ -1,5 +1,6 @@
 """The app's logic without UI: settings, presets, and the cached pipeline that turns settings into a Scene."""
 
+from .models import REAL_MODELS, model_rows
 from .pipeline import Scene, run_scene, shape_table
 from .presets import PRESETS, WORKED_EXAMPLE, apply_preset
 from .settings import LIMITS, MASKS, Problem, Settings, validate
@@ -8,11 +9,13 @@ __all__ = [
     "LIMITS",
     "MASKS",
     "PRESETS",
+    "REAL_MODELS",
     "WORKED_EXAMPLE",
     "Problem",
     "Scene",
     "Settings",
     "apply_preset",
+    "model_rows",
     "run_scene",
     "shape_table",
     "validate",

@@ -90,6 +90,18 @@ STRINGS: dict[str, dict[str, str]] = {
                "（d_k = {dk}）。上面是拼接视图，下面是分头视图：数字完全相同。"),
     },
     "why.params.input_dim": {"en": "input dimension", "zh": "输入维度"},
+    "why.params.models_title": {"en": "h and d_k in real models", "zh": "真实模型中的 h 与 d_k"},
+    "why.params.models_text": {
+        "en": ("More heads means narrower heads (d_k = d_model / h) at the same parameter count: note 004's trade-off. "
+               "Most published models keep d_k at 64 or 128 and add heads as d_model grows; GPT-3 has 96 heads. The "
+               "parameter count of one attention layer is computed here (4·d_model² + 4·d_model with biases), "
+               "the same for any h."),
+        "zh": ("头越多，每个头越窄（d_k = d_model / h），而参数量不变：这就是笔记 004 所说的权衡。已发表的模型通常把 d_k "
+               "保持在 64 或 128，随 d_model 增大而增加头数；GPT-3 有 96 个头。表中每个注意力层的参数量由本应用计算"
+               "（含偏置为 4·d_model² + 4·d_model），与 h 无关。"),
+    },
+    "why.params.col_layers": {"en": "layers", "zh": "层数"},
+    "why.params.col_params": {"en": "parameters per attention layer", "zh": "每个注意力层的参数量"},
     "why.params.too_big": {
         "en": "d_model = {d} is too large to draw W^Q cell by cell; choose d_model ≤ 256 to see it.",
         "zh": "d_model = {d} 太大，无法逐格绘制 W^Q；请选择 d_model ≤ 256。",

@@ -4,6 +4,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
+from explorer import model_rows
 from figures import tiled_heads
 from figures.why import cost_figure, fused_weight_figure, parameter_figure, scaling_figure
 from mha_core import operation_counts, parameter_count
@@ -96,3 +97,10 @@ if d <= 256:
     )), key="why_blocks")  # fmt: skip
 else:
     st.info(tr("why.params.too_big", d=d))
+
+st.subheader(tr("why.params.models_title"))
+st.markdown(tr("why.params.models_text"))
+st.table(pd.DataFrame(
+    [(name, f"{dm:,}", str(h), str(dk), str(n), f"{params:,}") for name, dm, h, dk, n, params in model_rows()],
+    columns=["", "d_model", "h", "d_k = d_model / h", tr("why.params.col_layers"), tr("why.params.col_params")],
+).set_index(""))  # fmt: skip

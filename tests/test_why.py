@@ -145,3 +145,25 @@ def test_subspaces_page_reports_the_wo_identity_and_cross_mode(make_app):
     texts = " ".join(m.value for m in at.markdown)
     assert "largest difference between the two sides" in texts
     assert any("cross-attention" in s.value.lower() for s in at.success)
+
+
+def test_real_model_rows_compute_d_k_and_a_count_torch_agrees_with():
+    from explorer import REAL_MODELS, model_rows
+
+    for (name, d_model, h, d_k, _layers, params), m in zip(model_rows(), REAL_MODELS, strict=True):
+        assert d_k * h == d_model, name
+        torch_mha = torch.nn.MultiheadAttention(d_model, h, bias=True, device="meta")  # no memory for GPT-3
+        assert params == sum(p.numel() for p in torch_mha.parameters()), name
+        assert params == 4 * m.d_model**2 + 4 * m.d_model
+
+
+def test_the_minilm_row_matches_the_shipped_model():
+    from explorer import REAL_MODELS, model_rows
+    from pretrained.loading import load_model
+
+    model = load_model()
+    row = next(m for m in REAL_MODELS if m.name == "all-MiniLM-L6-v2")
+    assert (row.d_model, row.n_heads, row.layers) == (model.config.d_model, model.config.n_heads, model.config.n_layers)
+    (*_, params), = model_rows((row,))
+    layer = model.layers[0].attention  # our core, holding the real weights and biases
+    assert sum(p.numel() for p in layer.parameters()) == params
