@@ -184,6 +184,8 @@ def test_presentation_mode_steps_forward_in_the_browser(browser, server):
     page = new_page(browser)
     page.goto(f"{server}/steps?present=true")
     wait_idle(page)
+    # a presentation link opens with the sidebar collapsed, even on its first run (1400 px would show it)
+    assert page.get_by_test_id("stSidebar").get_attribute("data-collapsed") == "true"
     assert "1. Input" in page.locator("h2").first.inner_text()
     page.get_by_role("button", name="Next step").click()
     wait_idle(page)

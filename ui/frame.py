@@ -45,7 +45,8 @@ def page_icon(url: str) -> str:
 
 def run_frame() -> None:
     """Draw the frame and run the page the URL asks for."""
-    present = bool(st.session_state.get("present", False))
+    # The presentation toggle is drawn later in the run; on a link's first run only the URL knows it is on.
+    present = bool(st.session_state.get("present", str(st.query_params.get("present", "")).lower() == "true"))
     st.set_page_config(
         page_title="Multi-head attention explorer · 多头注意力", page_icon=":material/hub:", layout="wide",
         initial_sidebar_state="collapsed" if present else "auto",
