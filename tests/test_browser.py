@@ -198,6 +198,15 @@ def _sidebar_number(page, name: str) -> str:
     return page.get_by_role("spinbutton", name=name).input_value()
 
 
+def _enter_number(page, name: str, key: str, value: int) -> None:
+    """Type a number into a sidebar input, commit it, and wait until the rerun has put it in the URL."""
+    box = page.get_by_role("spinbutton", name=name)
+    box.fill(str(value))
+    box.press("Enter")
+    wait_idle(page)
+    page.wait_for_function(f"() => location.search.includes('{key}={value}')", timeout=15_000)
+
+
 def test_a_preset_link_keeps_its_sizes_after_a_click_and_a_page_switch(browser, server):
     """A link with only `preset=paper` fills d_model 512 and the paper's sentence. Streamlit gives the bound
     widgets a new identity after the first run; the preset's values must survive that (they used to fall
@@ -207,22 +216,14 @@ def test_a_preset_link_keeps_its_sizes_after_a_click_and_a_page_switch(browser, 
     page.goto(f"{server}/steps?preset=paper")
     wait_idle(page)
     assert _sidebar_number(page, "d_model") == "512"
-    seed = page.get_by_role("spinbutton", name="Weight seed")
-    seed.fill("3")
-    seed.press("Enter")
-    wait_idle(page)
-    page.wait_for_function("() => location.search.includes('seed=3')", timeout=15_000)
+    _enter_number(page, "Weight seed", "seed", 3)
     assert _sidebar_number(page, "d_model") == "512"
     page.locator("[data-testid='stSidebarNav'] a[href$='/heads']").click()
     wait_idle(page)
     page.locator(TILED).wait_for(timeout=30_000)
     assert _sidebar_number(page, "d_model") == "512" and _sidebar_number(page, "Weight seed") == "3"
     assert "animal" in page.get_by_role("textbox", name="Input sentence (queries)").input_value()
-    box = page.get_by_role("spinbutton", name="d_model")
-    box.fill("256")
-    box.press("Enter")
-    wait_idle(page)
-    page.wait_for_function("() => location.search.includes('d_model=256')", timeout=15_000)
+    _enter_number(page, "d_model", "d_model", 256)
     assert _sidebar_number(page, "d_model") == "256"
     assert_no_exception(page)
     page.context.close()

@@ -182,10 +182,10 @@ def test_shape_table_matches_the_tensors_of_note_002s_code(batch, len_q, len_k, 
     w_i = w_q.view(d_model, h, dk)[:, 0, :]  # head 1's columns of the fused matrix
     want = [x, w_q, w_i, q, k, q4, qi, ki, a, heads, back, concat, w_o, y]
     assert len(table) == len(want)
+    sizes = {"B": batch, "L_k": len_k, "L": len_q, "d_model": d_model, "d_k": dk, "h": h}
     for (name, symbolic, now), tensor in zip(table, want, strict=True):
         assert _dims(now) == tuple(tensor.shape), name
         # the symbolic column, evaluated, gives the same numbers
-        sizes = {"B": batch, "L_k": len_k, "L": len_q, "d_model": d_model, "d_k": dk, "h": h}
         expr = symbolic.split(" = ")[-1]
         got = tuple(math.prod(sizes[f] for f in part.strip("()").split("·")) for part in expr.split(" × "))
         assert got == tuple(tensor.shape), (name, symbolic)

@@ -43,6 +43,6 @@ def test_shapes_follow_the_setting():
 def test_translated_words_cannot_break_out_of_a_label():
     hostile = {k: f'"]; evil [label="x"]; <b>\\ {k}' for k in WORDS}
     dot = pipeline_dot(11, 11, 64, 8, hostile)
-    assert "evil [" not in dot.replace('\\"]; evil [label=\\"x\\"]', "")  # every quote stays escaped
+    assert "evil" not in LABEL.sub('label=""', dot)  # with every label emptied, nothing of the words is left
     assert "<b>" not in dot
     assert len(labels(dot)) == 3 + 3 * 3 + 1  # X, concat, output, three nodes per lane, the dots
