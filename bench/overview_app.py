@@ -1,5 +1,6 @@
 """For bench_app.py: the all-layers x all-heads overview of a 12-layer, 12-head model (144 attention maps of
-12 x 12 tokens) as ONE tiled figure, the way a pretrained-model page draws it. A seed input forces a redraw."""
+12 x 12 tokens) as ONE tiled figure, drawn the way the app draws every chart
+(ui.charts.show). A seed input forces a redraw."""
 
 import sys
 from pathlib import Path
@@ -9,6 +10,9 @@ import streamlit as st
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from figures import tiled_heads
+from ui.charts import install_plotly_js, show
+
+install_plotly_js(Path(__file__).resolve().parent)  # this app's own static folder: bench/static
 
 LAYERS, HEADS, TOKENS = 12, 12, 12
 seed = int(st.number_input("seed", 0, 1000, 0, key="seed"))
@@ -16,4 +20,4 @@ logits = np.random.default_rng(seed).normal(size=(LAYERS * HEADS, TOKENS, TOKENS
 weights = np.exp(logits) / np.exp(logits).sum(axis=-1, keepdims=True)
 tokens = [f"t{i}" for i in range(TOKENS)]
 titles = [f"L{layer + 1} H{head + 1}" for layer in range(LAYERS) for head in range(HEADS)]
-st.plotly_chart(tiled_heads(weights, tokens, tokens, tile_titles=titles, max_cols=HEADS), width="stretch", key="all")
+show(tiled_heads(weights, tokens, tokens, tile_titles=titles, max_cols=HEADS), key="all")  # as the app draws it

@@ -469,6 +469,10 @@ STRINGS.update({
         "step at a time.",
         "zh": "用于投影：大字体和大图，收起侧边栏，逐步计算页面每次只展示一个步骤。",
     },
+    "chart.failed": {
+        "en": "This chart could not be drawn: the browser did not load plotly.js from the app's static folder.",
+        "zh": "无法绘制此图:浏览器未能从应用的 static 目录加载 plotly.js。",
+    },
     "io.title": {"en": "Share & export", "zh": "分享与导出"},
     "io.link_help": {
         "en": "The address bar always holds the whole setting: copy the link and every student sees the same numbers.",

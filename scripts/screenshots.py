@@ -13,7 +13,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tests.browser import CHROMIUM, CHROMIUM_ARGS, streamlit_server, wait_idle
+from tests.browser import CHART, CHROMIUM, CHROMIUM_ARGS, streamlit_server, wait_idle
 
 PAGES = ["home", "inputs", "steps", "heads", "positional"]
 SETTINGS = {
@@ -40,7 +40,7 @@ def main(outdir: str = "screenshots", pages: list[str] | None = None, langs: tup
                     page.goto(f"{url}/{'' if page_name == 'home' else page_name}?lang={lang}&{query}")
                     wait_idle(page)
                     with contextlib.suppress(Exception):  # the home page has no plotly chart
-                        page.get_by_test_id("stPlotlyChart").first.wait_for(timeout=10_000)
+                        page.locator(CHART).first.wait_for(timeout=10_000)
                     page.wait_for_timeout(1500)
                     path = out / f"{page_name}-{name}-{lang}.png"
                     page.screenshot(path=str(path), full_page=full_page)

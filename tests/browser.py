@@ -25,6 +25,11 @@ CHROMIUM_ARGS = [
     "--no-first-run",
 ]
 IDLE = "[data-testid='stApp'][data-test-script-state='notRunning']"
+# Charts are drawn by ui/plot.js into a div.mha-plot; plotly puts its .main-svg inside once it has drawn.
+CHART = ".mha-plot .main-svg"
+# Every chart shows the figure the last run sent (data-pending), or its translated failure message.
+ALL_CHARTS_DRAWN = """() => [...document.querySelectorAll('.mha-plot')]
+    .every(e => e.dataset.drawn !== undefined && e.dataset.drawn === e.dataset.pending)"""
 
 
 def free_port() -> int:
@@ -67,7 +72,8 @@ def streamlit_server(app: str = "app.py", timeout: float = 30.0) -> Iterator[str
 
 
 def wait_idle(page, timeout: float = 60_000) -> None:
-    """Wait until the script has finished running (and charts had a moment to draw)."""
+    """Wait until the script has finished running and every chart shows what the run sent."""
     page.wait_for_selector(IDLE, timeout=timeout)
     page.wait_for_timeout(300)
     page.wait_for_selector(IDLE, timeout=timeout)
+    page.wait_for_function(ALL_CHARTS_DRAWN, timeout=timeout)

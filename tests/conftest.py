@@ -25,9 +25,23 @@ PAGES = {
 CHARTLESS = {"home", "worked", "quiz", "lab"}  # text, LaTeX and widgets (lab: charts come after training)
 
 
+def charts(at) -> list:
+    """Every chart on the current page, in page order: the app draws them with its component ui/plot.js
+    (a components-v2 element); st.plotly_chart is the fallback when plotly.js cannot be served."""
+    drawn = [el for el in at.get("bidi_component") if el.proto.component_name.endswith("mha_plot")]
+    return drawn or list(at.get("plotly_chart"))
+
+
+def chart_spec(el) -> dict:
+    """The plotly figure (data, layout) one chart element carries."""
+    if el.type == "bidi_component":
+        return json.loads(json.loads(el.proto.json)["spec"])
+    return json.loads(el.proto.spec)
+
+
 def plotly_specs(at) -> list[dict]:
-    """The figure JSON of every plotly chart on the current page."""
-    return [json.loads(el.proto.spec) for el in at.get("plotly_chart")]
+    """The figure JSON of every chart on the current page."""
+    return [chart_spec(el) for el in charts(at)]
 
 
 @pytest.fixture

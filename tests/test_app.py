@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from explorer import Settings, apply_preset, run_scene
-from tests.conftest import CHARTLESS, PAGES, plotly_specs
+from tests.conftest import CHARTLESS, PAGES, charts, plotly_specs
 
 X_EDITOR = "editor__x_edits__0"  # ui.editing's key for the first version of the X editor
 
@@ -31,7 +31,7 @@ def heads_drawn(at) -> int:
 @pytest.mark.parametrize("page", list(PAGES))
 def test_every_page_runs_at_default(make_app, page):
     at = run_page(make_app, page)
-    assert len(at.get("plotly_chart")) >= (0 if page in CHARTLESS else 1)
+    assert len(charts(at)) >= (0 if page in CHARTLESS else 1)
     assert not at.error
 
 
@@ -92,7 +92,7 @@ def test_empty_sentence_shows_message(make_app):
     at.sidebar.text_area(key="text").set_value("   ").run()
     assert not at.exception
     assert any("no tokens" in e.value for e in at.sidebar.error)
-    assert len(at.get("plotly_chart")) >= 1
+    assert len(charts(at)) >= 1
 
 
 def test_weights_figure_carries_the_trace_numbers(make_app):

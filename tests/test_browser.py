@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.browser import CHROMIUM, CHROMIUM_ARGS, streamlit_server, wait_idle
+from tests.browser import CHART, CHROMIUM, CHROMIUM_ARGS, streamlit_server, wait_idle
 
 pytestmark = pytest.mark.browser
 
@@ -68,7 +68,7 @@ def test_deep_link_works_on_fresh_server(browser, path):
         page = new_page(browser)
         page.goto(f"{url}/{path}")
         wait_idle(page)
-        page.get_by_test_id("stPlotlyChart").first.wait_for(timeout=30_000)
+        page.locator(CHART).first.wait_for(timeout=30_000)
         heading = page.locator("h1").first.inner_text()
         assert DEEP_LINKS[path] in heading
         assert page.get_by_text("Page not found").count() == 0, "Streamlit's page-not-found dialog is shown"
@@ -127,7 +127,7 @@ def test_no_page_shows_an_exception_in_either_language(browser, server):
             page = new_page(browser)
             page.goto(f"{server}/{path}?lang={lang}")
             wait_idle(page)
-            page.get_by_test_id("stPlotlyChart").first.wait_for(timeout=30_000)
+            page.locator(CHART).first.wait_for(timeout=30_000)
             assert_no_exception(page)
             page.context.close()
 
@@ -141,7 +141,7 @@ def test_invalid_h_shows_message_and_keeps_charts(browser, server):
     box.press("Enter")
     wait_idle(page)
     assert page.get_by_text(re.compile("not divisible by h = 7")).count() >= 1
-    assert page.get_by_test_id("stPlotlyChart").count() >= 1
+    assert page.locator(".mha-plot").count() >= 1
     assert_no_exception(page)
     _wait_for_head_tiles(page, 8)  # still the last valid setting
     assert json.dumps(_tile_titles(page)).count("head") == 8
@@ -225,5 +225,43 @@ def test_a_preset_link_keeps_its_sizes_after_a_click_and_a_page_switch(browser, 
     assert "animal" in page.get_by_role("textbox", name="Input sentence (queries)").input_value()
     _enter_number(page, "d_model", "d_model", 256)
     assert _sidebar_number(page, "d_model") == "256"
+    assert_no_exception(page)
+    page.context.close()
+
+
+def test_a_changed_chart_is_updated_in_place_with_its_toolbar(browser, server):
+    """ui/plot.js keeps the chart element and redraws it with Plotly.react (st.plotly_chart in Streamlit
+    1.67 unmounts a changed chart and draws a new one: the mark below would be gone)."""
+    page = new_page(browser)
+    page.goto(f"{server}/heads")
+    wait_idle(page)
+    _wait_for_head_tiles(page, 8)
+    page.evaluate("(sel) => { document.querySelector(sel).__mark = 'kept'; }", TILED)
+    box = page.get_by_role("spinbutton", name="Number of heads h")
+    box.fill("4")
+    box.press("Enter")
+    wait_idle(page)
+    _wait_for_head_tiles(page, 4)
+    assert page.evaluate("(sel) => document.querySelector(sel).__mark", TILED) == "kept"
+    # plotly's own toolbar, with the PNG download the classroom exports rely on
+    page.locator(TILED).hover()
+    titles = page.evaluate(
+        "() => [...document.querySelectorAll('.st-key-heads_tiled .modebar-btn')].map(b => b.dataset.title)"
+    )
+    assert "Download plot as a PNG" in titles
+    assert not [t for t in titles if "Share" in t], "no button that uploads the figure to a cloud service"
+    assert_no_exception(page)
+    page.context.close()
+
+
+def test_a_chart_says_so_when_plotly_js_cannot_load(browser, server):
+    page = new_page(browser, locale="zh-CN")
+    page.route("**/app/static/plotly.min.js", lambda route: route.abort())
+    page.goto(f"{server}/heads")
+    page.locator(".mha-plot").first.wait_for(timeout=30_000)
+    wait_idle(page)
+    failed = page.locator(".mha-plot[data-failed='true']")
+    assert failed.count() == page.locator(".mha-plot").count() >= 1
+    assert "无法绘制此图" in failed.first.inner_text()
     assert_no_exception(page)
     page.context.close()

@@ -15,7 +15,7 @@ import pytest
 import i18n
 from explorer import Settings, run_scene
 from explorer.settings_io import MAX_BYTES, SettingsFileError, settings_from_json, settings_to_json
-from tests.conftest import PAGES, ROOT, plotly_specs
+from tests.conftest import PAGES, ROOT, charts, plotly_specs
 from ui.export import tensor_csv, trace_npz
 from ui.urlstate import check_params
 
@@ -127,7 +127,7 @@ def test_tampered_links_are_rejected_with_a_message(make_app, params, names):
     warnings = [w.value for w in at.warning]
     assert any("not valid settings" in w for w in warnings)
     assert not any("<" in w or "javascript" in w for w in warnings)  # nothing user-controlled is echoed
-    assert len(at.get("plotly_chart")) >= 1
+    assert len(charts(at)) >= 1
 
 
 def test_a_good_link_shows_no_warning(make_app):

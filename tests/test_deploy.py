@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.browser import CHROMIUM, CHROMIUM_ARGS, free_port, streamlit_server, wait_idle
+from tests.browser import CHART, CHROMIUM, CHROMIUM_ARGS, free_port, streamlit_server, wait_idle
 
 ROOT = Path(__file__).resolve().parent.parent
 NGINX = shutil.which("nginx") or ("/usr/sbin/nginx" if Path("/usr/sbin/nginx").exists() else None)
@@ -91,7 +91,7 @@ def test_a_page_and_its_websocket_work_through_the_proxy(proxy):
         page = browser.new_page()
         page.goto(f"{url}/heads")
         wait_idle(page)
-        page.get_by_test_id("stPlotlyChart").first.wait_for(timeout=60_000)
+        page.locator(CHART).first.wait_for(timeout=60_000)
         box = page.get_by_role("spinbutton", name="Number of heads h")
         box.fill("4")
         box.press("Enter")  # a rerun over the proxied websocket

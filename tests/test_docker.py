@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.browser import CHROMIUM, CHROMIUM_ARGS, free_port, wait_idle
+from tests.browser import CHART, CHROMIUM, CHROMIUM_ARGS, free_port, wait_idle
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCKERFILE = ROOT / "Dockerfile"
@@ -152,7 +152,7 @@ def test_the_image_steps_in_a_fresh_venv_serve_a_healthy_app(tmp_path):
             page = browser.new_page()
             page.goto(f"http://127.0.0.1:{port}/heads")
             wait_idle(page)
-            page.get_by_test_id("stPlotlyChart").first.wait_for(timeout=60_000)
+            page.locator(CHART).first.wait_for(timeout=60_000)
             assert page.get_by_test_id("stException").count() == 0
             browser.close()
     finally:

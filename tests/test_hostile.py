@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from explorer import Settings, run_scene, validate
 from figures import attention_lines, matrix_heatmap, pe_curves, pe_heatmap, pe_similarity, query_bars, tiled_heads
-from tests.browser import CHROMIUM, CHROMIUM_ARGS, streamlit_server, wait_idle
+from tests.browser import CHART, CHROMIUM, CHROMIUM_ARGS, streamlit_server, wait_idle
 
 HOSTILE = [
     "<script>window.__pwned=1</script>",
@@ -105,13 +105,12 @@ def test_injected_markup_does_not_execute_in_the_browser():
             area.fill(payload)
             area.press("Control+Enter")
             wait_idle(page)
-            page.get_by_test_id("stPlotlyChart").first.wait_for(timeout=30_000)
+            page.locator(CHART).first.wait_for(timeout=30_000)
             page.wait_for_timeout(500)
             assert page.evaluate("() => window.__pwned") is None
-            assert page.locator("[data-testid='stPlotlyChart'] img[src='x']").count() == 0
+            assert page.locator(".mha-plot img[src='x']").count() == 0
             assert page.locator("a[href^='javascript:']").count() == 0
-            ticks = " ".join(page.locator("[data-testid='stPlotlyChart'] .xtick text, "
-                                          "[data-testid='stPlotlyChart'] .ytick text").all_text_contents())  # fmt: skip
+            ticks = " ".join(page.locator(".mha-plot .xtick text, .mha-plot .ytick text").all_text_contents())
             assert "<" in ticks and "script" in ticks  # the markup is shown as text
         assert not dialogs
         browser.close()

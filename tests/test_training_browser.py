@@ -37,12 +37,12 @@ def test_stop_ends_a_long_training_early_and_keeps_the_model(page):
     wait_idle(page)
     page.get_by_test_id("stBaseButton-primary").click()  # Train
     page.get_by_text(re.compile(r"Step \d+ of 2000")).wait_for(timeout=60_000)  # live progress
-    expect(page.get_by_test_id("stPlotlyChart")).to_have_count(2, timeout=30_000)  # the live curves
+    expect(page.locator(".mha-plot")).to_have_count(2, timeout=30_000)  # the live curves
     page.get_by_role("button", name="Stop", exact=True).click()
     page.get_by_text(re.compile(r"Stopped at step \d+ of 2000")).wait_for(timeout=60_000)
     wait_idle(page)
     stopped_at = int(re.search(r"Stopped at step (\d+)", page.get_by_text("Stopped at step").inner_text())[1])
     assert 0 < stopped_at < 2000
-    expect(page.get_by_test_id("stPlotlyChart")).to_have_count(6, timeout=30_000)  # the stopped model's results
+    expect(page.locator(".mha-plot")).to_have_count(6, timeout=30_000)  # the stopped model's results
     assert page.locator("[data-testid='stException']").count() == 0
     assert page.get_by_test_id("stBaseButton-primary").is_enabled()  # Train can be pressed again

@@ -3,11 +3,9 @@ tasks, reuse a finished run, both languages."""
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
-from tests.conftest import APP, ROOT
+from tests.conftest import APP, ROOT, chart_spec, charts
 
 PAGE = "pages/lab.py"
 SMALL = 20  # steps: enough to draw every figure, fast enough for a test
@@ -39,7 +37,7 @@ def train(at, steps: int = SMALL):
 
 
 def specs(at) -> list[dict]:
-    return [json.loads(el.proto.spec) for el in at.get("plotly_chart")]
+    return [chart_spec(el) for el in charts(at)]
 
 
 def test_page_opens_ready_to_train():
@@ -49,7 +47,7 @@ def test_page_opens_ready_to_train():
         "Copy the previous token", "Reverse the sequence", "Sort", "Induction (find the earlier copy)",
     ]  # fmt: skip
     assert not at.button(key="tr_train").disabled and at.button(key="tr_stop").disabled
-    assert not at.get("plotly_chart")
+    assert not charts(at)
 
 
 def test_training_with_a_tiny_budget_shows_curves_heads_and_similarity():

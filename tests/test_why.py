@@ -21,6 +21,7 @@ from mha_core.why import (
     softmax_jacobian_norm,
     time_forward,
 )
+from tests.conftest import chart_spec, charts
 from tests.test_app import run_page
 
 
@@ -119,7 +120,7 @@ def test_figures_build_in_both_languages(lang):
 @pytest.mark.parametrize("page", ["why", "subspaces"])
 def test_pages_run_for_many_h(make_app, page, n_heads):
     at = run_page(make_app, page, n_heads=n_heads)
-    assert not at.error and at.get("plotly_chart")
+    assert not at.error and charts(at)
 
 
 @pytest.mark.parametrize("page", ["why", "subspaces"])
@@ -132,11 +133,11 @@ def test_pages_run_with_masks_cross_attention_and_a_large_model(make_app, page):
 
 def test_measure_button_times_the_core_and_draws_it(make_app):
     at = run_page(make_app, "why")
-    cost = next(json.loads(c.proto.spec) for c in at.get("plotly_chart") if "why_cost" in c.proto.id)
+    cost = next(chart_spec(c) for c in charts(at) if "why_cost" in c.proto.id)
     assert len(cost["data"]) == 3
     at.button(key="why_measure").click().run()
     assert not at.exception
-    cost = next(json.loads(c.proto.spec) for c in at.get("plotly_chart") if "why_cost" in c.proto.id)
+    cost = next(chart_spec(c) for c in charts(at) if "why_cost" in c.proto.id)
     assert len(cost["data"]) == 4 and all(v > 0 for v in cost["data"][3]["y"])
 
 

@@ -11,6 +11,7 @@ import threading
 
 import streamlit as st
 
+from ui.charts import install_plotly_js
 from ui.sidebar import build_context
 
 _state = threading.local()  # each session's script runs in its own thread
@@ -45,6 +46,7 @@ def page_icon(url: str) -> str:
 
 def run_frame() -> None:
     """Draw the frame and run the page the URL asks for."""
+    install_plotly_js()  # once per process: the charts' plotly.js, served from ./static
     # The presentation toggle is drawn later in the run; on a link's first run only the URL knows it is on.
     present = bool(st.session_state.get("present", str(st.query_params.get("present", "")).lower() == "true"))
     st.set_page_config(
