@@ -28,15 +28,20 @@ CHARTLESS = {"home", "worked", "quiz", "lab"}  # text, LaTeX and widgets (lab: c
 def charts(at) -> list:
     """Every chart on the current page, in page order: the app draws them with its component ui/plot.js
     (a components-v2 element); st.plotly_chart is the fallback when plotly.js cannot be served."""
-    drawn = [el for el in at.get("bidi_component") if el.proto.component_name.endswith("mha_plot")]
+    drawn = [el for el in at.get("bidi_component")
+             if el.proto.component_name.endswith("mha_plot") and not el.proto.id.endswith("plotly_preload")]
     return drawn or list(at.get("plotly_chart"))
 
 
 def chart_spec(el) -> dict:
-    """The plotly figure (data, layout) one chart element carries."""
-    if el.type == "bidi_component":
-        return json.loads(json.loads(el.proto.json)["spec"])
-    return json.loads(el.proto.spec)
+    """The plotly figure (data, layout) one chart element carries. Every figure a test reads is checked
+    to use only trace types that the browser's plotly.js bundle holds (ui/vendor, the cartesian bundle)."""
+    from ui.charts import TRACE_TYPES
+
+    spec = json.loads(json.loads(el.proto.json)["spec"]) if el.type == "bidi_component" else json.loads(el.proto.spec)
+    missing = {trace.get("type", "scatter") for trace in spec.get("data", [])} - TRACE_TYPES
+    assert not missing, f"trace types {missing} are not in the vendored plotly.js bundle"
+    return spec
 
 
 def plotly_specs(at) -> list[dict]:

@@ -256,7 +256,7 @@ def test_a_changed_chart_is_updated_in_place_with_its_toolbar(browser, server):
 
 def test_a_chart_says_so_when_plotly_js_cannot_load(browser, server):
     page = new_page(browser, locale="zh-CN")
-    page.route("**/app/static/plotly.min.js", lambda route: route.abort())
+    page.route("**/app/static/plotly-cartesian-*.min.js", lambda route: route.abort())
     page.goto(f"{server}/heads")
     page.locator(".mha-plot").first.wait_for(timeout=30_000)
     wait_idle(page)

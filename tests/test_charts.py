@@ -3,8 +3,12 @@ ui/plot.js with a version that follows its content, and st.plotly_chart when plo
 
 from __future__ import annotations
 
+import hashlib
 import json
+import re
+from pathlib import Path
 
+import plotly
 import plotly.graph_objects as go
 import pytest
 
@@ -21,16 +25,16 @@ def fresh_asset(monkeypatch):
 
 def test_install_copies_the_plotly_packages_own_file(tmp_path, fresh_asset):
     assert ui_charts.install_plotly_js(tmp_path)
-    copied = tmp_path / "static" / "plotly.min.js"
+    copied = tmp_path / "static" / ui_charts.STATIC_NAME
     assert copied.read_bytes() == ui_charts.PLOTLY_JS.read_bytes()
     assert not list((tmp_path / "static").glob("*.partial"))
 
 
 def test_install_replaces_a_truncated_copy(tmp_path, fresh_asset):
     (tmp_path / "static").mkdir()
-    (tmp_path / "static" / "plotly.min.js").write_text("/* half a file */")
+    (tmp_path / "static" / ui_charts.STATIC_NAME).write_text("/* half a file */")
     assert ui_charts.install_plotly_js(tmp_path)
-    assert (tmp_path / "static" / "plotly.min.js").stat().st_size == ui_charts.PLOTLY_JS.stat().st_size
+    assert (tmp_path / "static" / ui_charts.STATIC_NAME).stat().st_size == ui_charts.PLOTLY_JS.stat().st_size
 
 
 def test_install_reports_failure_instead_of_raising(tmp_path, fresh_asset, monkeypatch):
@@ -45,13 +49,21 @@ def test_the_app_draws_with_the_component_and_sends_each_figure_with_its_version
     assert els and all(el.type == "bidi_component" for el in els)
     for el in els:
         data = json.loads(el.proto.json)
-        assert set(data) == {"spec", "v", "config", "failed"}
+        assert set(data) == {"spec", "v", "config", "src", "failed"}
+        assert data["src"] == f"app/static/{ui_charts.STATIC_NAME}"
         assert data["config"]["displaylogo"] is False and data["config"]["toImageButtonOptions"]["format"] == "png"
         assert "could not be drawn" in data["failed"]
         fig = json.loads(data["spec"])
         assert fig["data"] and "layout" in fig
     tiled = next(el for el in els if el.proto.id.endswith("heads_tiled"))
     assert sum(a["text"].startswith("head") for a in chart_spec(tiled)["layout"]["annotations"]) == 8
+
+
+def test_every_run_starts_loading_plotly_js_from_the_sidebar_first(make_app):
+    at = run_page(make_app, "home")  # even a page without charts: the next page's charts find it compiled
+    preload = [el for el in at.sidebar if el.type == "bidi_component"]
+    assert len(preload) == 1 and preload[0].proto.id.endswith("plotly_preload")
+    assert json.loads(preload[0].proto.json) == {"preload": True, "src": f"app/static/{ui_charts.STATIC_NAME}"}
 
 
 def test_the_version_follows_the_figure_and_the_key_keeps_the_element(make_app):
@@ -81,8 +93,31 @@ def test_without_plotly_js_the_charts_fall_back_to_st_plotly_chart(make_app, fre
     assert not at.get("bidi_component") and len(at.get("plotly_chart")) == len(charts(at)) >= 1
 
 
-def test_an_unmemoised_figure_is_frozen_on_the_fly():
-    fig = go.Figure(go.Heatmap(z=[[1, 2], [3, 4]]))
-    a, b = ui_charts._freeze(fig), ui_charts._freeze(go.Figure(go.Heatmap(z=[[1, 2], [3, 5]])))
-    assert json.loads(a._frozen_json)["data"][0]["z"] == [[1, 2], [3, 4]]
-    assert a._version != b._version and a._version == ui_charts._freeze(fig)._version
+def test_a_frozen_figure_carries_the_figure_and_a_version_that_follows_it():
+    fig = go.Figure(go.Heatmap(z=[[1, 2], [3, float("nan")]]), layout={"title": {"text": "<b>t</b>"}})
+    a = ui_charts.FrozenFigure(fig)
+    b = ui_charts.FrozenFigure(go.Figure(go.Heatmap(z=[[1, 2], [3, 5]])))
+    assert json.loads(a.json)["data"][0]["z"] == [[1, 2], [3, None]]  # NaN (a masked cell) is null, never NaN
+    assert json.loads(a.json)["layout"]["title"]["text"] == "<b>t</b>"
+    assert a.version != b.version and a.version == ui_charts.FrozenFigure(fig).version
+    assert a.to_dict() is a.to_dict() and a.figure() is a.figure()  # computed once
+    assert a.figure().to_dict()["data"][0]["type"] == "heatmap"
+
+
+def _header_version(path: Path) -> str:
+    head = path.read_bytes()[:200].decode()
+    return re.search(r"plotly\.js(?: \(cartesian - minified\))? v(\d+\.\d+\.\d+)", head)[1]
+
+
+def test_the_vendored_bundle_is_the_plotly_packages_plotly_js_version():
+    """The figures are built by the plotly package for its own plotly.js; the browser must run that version."""
+    package_js = Path(plotly.__file__).resolve().parent / "package_data" / "plotly.min.js"
+    assert _header_version(ui_charts.PLOTLY_JS) == _header_version(package_js) == ui_charts.PLOTLY_JS_VERSION
+    assert "(cartesian - minified)" in ui_charts.PLOTLY_JS.read_bytes()[:200].decode()
+
+
+def test_the_vendored_bundle_is_the_file_its_readme_names():
+    readme = (ui_charts.PLOTLY_JS.parent / "README.md").read_text()
+    digest = hashlib.sha256(ui_charts.PLOTLY_JS.read_bytes()).hexdigest()
+    assert f"sha256: `{digest}`" in readme
+    assert (ui_charts.PLOTLY_JS.parent / "LICENSE-plotly.js").read_text().startswith("MIT License")

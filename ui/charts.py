@@ -10,35 +10,63 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import numpy as np
-import plotly
 import plotly.graph_objects as go
 import plotly.io as pio
 import streamlit as st
 
 from i18n import t
 
-_CACHE: OrderedDict[tuple, go.Figure] = OrderedDict()
-_CACHE_SIZE = 128
-_LOCK = threading.Lock()
+
+class FrozenFigure:
+    """A built figure reduced to what is sent to the browser, computed once: its dict, its JSON and a short
+    version of that JSON (ui/plot.js redraws a chart only when the version changes). Building the figure
+    validated it already; nothing here validates again."""
+
+    __slots__ = ("_dict", "_figure", "json", "version")
+
+    def __init__(self, built: go.Figure) -> None:
+        self._dict = built.to_dict()
+        self.json = pio.to_json(self._dict, validate=False)
+        self.version = hashlib.blake2b(self.json.encode(), digest_size=8).hexdigest()
+        self._figure: go.Figure | None = None
+
+    def to_dict(self) -> dict:
+        return self._dict
+
+    def figure(self) -> go.Figure:
+        """A go.Figure for st.plotly_chart (the fallback), made on first use; its to_dict() is free."""
+        if self._figure is None:
+            fig = _DictFigure(self._dict)
+            fig._frozen_dict = self._dict
+            self._figure = fig
+        return self._figure
 
 
-class _FrozenFigure(go.Figure):
-    """A built figure whose dict and JSON forms are computed once: st.plotly_chart calls to_dict() on every
-    rerun, and the chart component sends the JSON with a short version string."""
+class _DictFigure(go.Figure):
+    """st.plotly_chart calls to_dict() on every rerun: return the stored dict instead of a new deep copy."""
 
     def to_dict(self) -> dict:
         return self._frozen_dict
 
 
-def _freeze(built: go.Figure) -> _FrozenFigure:
-    fig = _FrozenFigure(built)
-    fig._frozen_dict = built.to_dict()
-    fig._frozen_json = pio.to_json(built, validate=False)
-    fig._version = hashlib.blake2b(fig._frozen_json.encode(), digest_size=8).hexdigest()
-    return fig
+_CACHE: OrderedDict[tuple, FrozenFigure] = OrderedDict()
+_CACHE_SIZE = 128
+_LOCK = threading.Lock()
 
 
-def memo_figure(cache_key: tuple, build: Callable[[], go.Figure]) -> go.Figure:
+def digest(*arrays: np.ndarray) -> str:
+    """A short fingerprint of the numbers in `arrays` (values, shape, dtype), for figure cache keys: a
+    figure keyed by the numbers it draws is reused, and not redrawn in the browser, when a setting that does
+    not change those numbers changes (h does not change X, P or X + P)."""
+    h = hashlib.blake2b(digest_size=12)
+    for a in arrays:
+        a = np.ascontiguousarray(a)
+        h.update(f"{a.shape}{a.dtype}".encode())
+        h.update(a.tobytes())
+    return h.hexdigest()
+
+
+def memo_figure(cache_key: tuple, build: Callable[[], go.Figure]) -> FrozenFigure:
     """The figure for `cache_key` (plain, hashable values: settings, language, style, view options),
     built once per server and shared by every session; figures are never changed after building."""
     with _LOCK:
@@ -46,7 +74,7 @@ def memo_figure(cache_key: tuple, build: Callable[[], go.Figure]) -> go.Figure:
         if fig is not None:
             _CACHE.move_to_end(cache_key)
             return fig
-    fig = _freeze(build())
+    fig = FrozenFigure(build())
     with _LOCK:
         _CACHE[cache_key] = fig
         while len(_CACHE) > _CACHE_SIZE:
@@ -66,11 +94,19 @@ _CONFIG = {
 # Streamlit 1.67 derives a plotly chart's element id from its figure, so every changed chart is unmounted
 # and drawn from scratch (Plotly.newPlot), key or not. ui/plot.js is a small custom component (components
 # v2, whose keyed elements keep their identity) that updates the chart in place with Plotly.react: about
-# half the redraw time (README, performance). It loads the plotly.js of the installed plotly package,
-# which `install_plotly_js` copies into the app's static folder (served with server.enableStaticServing).
+# half the redraw time (README, performance). It loads plotly.js from the app's static folder (served with
+# server.enableStaticServing), where `install_plotly_js` copies the vendored bundle.
 # Where that is not possible the charts fall back to st.plotly_chart.
 ROOT = Path(__file__).resolve().parent.parent
-PLOTLY_JS = Path(plotly.__file__).resolve().parent / "package_data" / "plotly.min.js"
+# plotly.js's official cartesian bundle (ui/vendor/README.md): 1.5 MB instead of the full 4.8 MB, and the
+# same plotly.js version as the plotly package that builds the figures. These are the trace types it holds.
+PLOTLY_JS_VERSION = "4.1.1"
+PLOTLY_JS = Path(__file__).resolve().parent / "vendor" / "plotly-cartesian.min.js"
+STATIC_NAME = f"plotly-cartesian-{PLOTLY_JS_VERSION}.min.js"  # the version in the name: no stale browser cache
+TRACE_TYPES = frozenset({
+    "bar", "box", "contour", "heatmap", "histogram", "histogram2d", "histogram2dcontour", "image", "pie",
+    "scatter", "scatterternary", "violin",
+})  # fmt: skip
 _COMPONENT_CONFIG = {**_CONFIG, "responsive": True}
 _asset = {"ready": False}
 
@@ -79,7 +115,7 @@ def install_plotly_js(app_dir: Path = ROOT) -> bool:
     """Put plotly.js into `app_dir`/static (once per process); True when the chart component can use it."""
     if _asset["ready"]:
         return True
-    target = app_dir / "static" / PLOTLY_JS.name
+    target = app_dir / "static" / STATIC_NAME
     try:
         if not (target.is_file() and target.stat().st_size == PLOTLY_JS.stat().st_size):
             target.parent.mkdir(exist_ok=True)
@@ -103,18 +139,28 @@ def _plot_component():
     return st.components.v2.component("mha_plot", js=js, isolate_styles=False)
 
 
+def preload_plotly() -> None:
+    """Start loading plotly.js with the first elements of a run (the sidebar), in parallel with Streamlit's
+    own scripts, rather than when the first chart arrives: plotly.js takes ~0.8 s to compile here."""
+    if uses_component():
+        st.html("<style>.st-key-plotly_preload { display: none; }</style>")
+        with st.sidebar:
+            _plot_component()(data={"preload": True, "src": f"app/static/{STATIC_NAME}"}, key="plotly_preload")
+
+
 def show(
-    fig: go.Figure, key: str, tensor: np.ndarray | None = None, rows: Sequence[str] | None = None,
+    fig: go.Figure | FrozenFigure, key: str, tensor: np.ndarray | None = None, rows: Sequence[str] | None = None,
     cols: Sequence[str] | None = None, label: str = "CSV",
 ) -> None:
     """One plotly figure, full width, PNG download in its toolbar; with `tensor`, a CSV download under it."""
+    frozen = fig if isinstance(fig, FrozenFigure) else FrozenFigure(fig)
     if uses_component():
-        frozen = fig if isinstance(fig, _FrozenFigure) else _freeze(fig)
-        data = {"spec": frozen._frozen_json, "v": frozen._version, "config": _COMPONENT_CONFIG,
+        data = {"spec": frozen.json, "v": frozen.version, "config": _COMPONENT_CONFIG,
+                "src": f"app/static/{STATIC_NAME}",
                 "failed": t("chart.failed", str(st.session_state.get("lang", "en")))}  # fmt: skip
         _plot_component()(data=data, key=key, width="stretch")
     else:
-        st.plotly_chart(fig, width="stretch", config=_CONFIG, key=key)
+        st.plotly_chart(frozen.figure(), width="stretch", config=_CONFIG, key=key)
     if tensor is not None:
         from ui.export import tensor_csv
 

@@ -1,20 +1,19 @@
 // One plotly figure that stays mounted: a new figure for the same chart (same key) is drawn with
 // Plotly.react into the same element, instead of the remount and Plotly.newPlot that st.plotly_chart
-// does in Streamlit 1.67 whenever a figure changes. Plotly.js itself is the copy in the plotly package,
-// served by the app's static folder (ui/charts.py puts it there) and loaded once per page.
+// does in Streamlit 1.67 whenever a figure changes. plotly.js itself (ui/vendor) is served by the app's
+// static folder (ui/charts.py puts it there) and loaded once per page.
 //
-// data: {spec: figure JSON string, v: its version, config: plotly config, failed: a translated message}
+// data: {preload: true, src} (see below), or {spec: figure JSON string, v: its version, config: plotly
+// config, src: where plotly.js is, failed: a translated message}
 // The element carries data-pending (the version asked for) and data-drawn (the version on screen),
 // so tests and benchmarks can wait until every chart shows what the last run sent.
 
-const SRC = "app/static/plotly.min.js";
-
-function loadPlotly() {
+function loadPlotly(src) {
   if (window.Plotly) return Promise.resolve(window.Plotly);
   if (!window.__mhaPlotlyLoad) {
     window.__mhaPlotlyLoad = new Promise((resolve, reject) => {
       const script = document.createElement("script");
-      script.src = new URL(SRC, document.baseURI).href;
+      script.src = new URL(src, document.baseURI).href;
       script.async = true;
       script.onload = () => (window.Plotly ? resolve(window.Plotly) : reject(new Error("no Plotly")));
       script.onerror = () => {
@@ -36,6 +35,12 @@ function showFailure(el, message) {
 }
 
 export default function ({ data, parentElement }) {
+  if (data.preload) {
+    // The frame's first element: start fetching and compiling plotly.js while Streamlit draws the
+    // sidebar, instead of when the first chart arrives. Draws nothing (its container is hidden).
+    loadPlotly(data.src).catch(() => {});
+    return undefined;
+  }
   let el = parentElement.querySelector(":scope > .mha-plot");
   if (!el) {
     el = document.createElement("div");
@@ -57,7 +62,7 @@ export default function ({ data, parentElement }) {
     state.observer.observe(el);
   }
   if (el.dataset.drawn !== data.v) {
-    loadPlotly()
+    loadPlotly(data.src)
       .then((Plotly) => {
         if (state.want !== data.v) return null; // a newer figure arrived meanwhile
         const fig = JSON.parse(data.spec);
