@@ -6,7 +6,7 @@ import streamlit as st
 
 from explorer import LIMITS
 from figures import matrix_heatmap
-from ui.charts import memo_figure, show
+from ui.charts import digest, memo_figure, show
 from ui.context import get_context
 from ui.editing import clear_edits, matrix_editor
 from ui.frame import outside_frame
@@ -32,7 +32,8 @@ for tab, (key, values) in zip(tabs, (("x", sc.x), ("p", sc.p), ("x_in", sc.x_in)
     with tab:
         st.latex(tr(f"inputs.latex_{key}"))
         st.caption(tr(f"inputs.caption_{key}", L=sc.len_q, d=s.d_model))
-        fig = memo_figure(("inputs", key, s, ctx.lang, style), lambda values=values, key=key: matrix_heatmap(
+        cache_key = ("inputs", key, digest(values), sc.tokens, ctx.lang, style)  # the numbers, not the settings
+        fig = memo_figure(cache_key, lambda values=values, key=key: matrix_heatmap(
             values, list(sc.tokens), dims, title=tr(f"inputs.tab_{key}"), kind="signed",
             row_title=tr("axis.token"), col_title=tr("axis.dimension"), value_name=tr("axis.value"),
             lang=ctx.lang, style=style,

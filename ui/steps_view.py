@@ -10,7 +10,7 @@ import streamlit as st
 
 from explorer import LIMITS, shape_table
 from figures import matrix_heatmap, tiled_heads
-from ui.charts import latex_matrix, memo_figure, show
+from ui.charts import digest, latex_matrix, memo_figure, show
 from ui.context import Context
 
 STEP_KEYS: tuple[str, ...] = ("input", "proj", "split", "scores", "mask", "softmax", "av", "concat", "out")
@@ -48,7 +48,8 @@ class StepsView:
         self, m: np.ndarray, rows: tuple[str, ...], title: str, key: str, value_name: str | None = None
     ) -> None:
         tr = self.tr
-        fig = memo_figure(self._key(key), lambda: matrix_heatmap(
+        cache_key = ("steps_matrix", digest(m), rows, title, value_name, self.ctx.lang, self.ctx.style)
+        fig = memo_figure(cache_key, lambda: matrix_heatmap(
             m, list(rows), None, title=title, kind="signed", row_title=tr("axis.token"),
             col_title=tr("axis.dimension"), value_name=value_name or tr("axis.value"),
             lang=self.ctx.lang, style=self.ctx.style,
@@ -58,15 +59,13 @@ class StepsView:
     def _heads(
         self, stack: np.ndarray, rows: tuple[str, ...], cols: tuple[str, ...] | None, kind: str, key: str
     ) -> None:
-        fig = memo_figure(self._key(key), lambda: tiled_heads(
+        cache_key = ("steps_heads", digest(stack), rows, cols, kind, self.ctx.lang, self.ctx.style)
+        fig = memo_figure(cache_key, lambda: tiled_heads(
             stack, list(rows), None if cols is None else list(cols), tile_titles=self.heads, kind=kind,
             lang=self.ctx.lang, style=self.ctx.style,
         ))  # fmt: skip
         col_labels = None if cols is None else self._labels(cols)
         show(fig, key=key, tensor=stack, rows=self._labels(rows), cols=col_labels, label=self.tr("common.csv"))
-
-    def _key(self, name: str) -> tuple:
-        return ("steps", name, self.s, self.ctx.lang, self.ctx.style)
 
     @staticmethod
     def _labels(tokens: tuple[str, ...]) -> list[str]:
