@@ -84,13 +84,25 @@ class Session:
                     self.exceptions += 1
                 elif el.WhichOneof("type") == "number_input" and el.number_input.id.endswith("-n_heads"):
                     self.heads_id = el.number_input.id
-                elif el.WhichOneof("type") == "plotly_chart" and self.heads_drawn is None:
-                    notes = json.loads(el.plotly_chart.spec).get("layout", {}).get("annotations", [])
+                elif self.heads_drawn is None and (spec := _chart_spec(el)) is not None:
+                    notes = spec.get("layout", {}).get("annotations", [])
                     self.heads_drawn = sum(1 for a in notes if str(a.get("text", "")).startswith("head "))
             elif kind == "script_finished":
                 if fm.script_finished != 0:  # FINISHED_SUCCESSFULLY
                     raise RuntimeError(f"script finished with status {fm.script_finished}")
                 return time.perf_counter() - t0
+
+
+def _chart_spec(el) -> dict | None:
+    """The figure of a chart element: the app's ui/plot.js component (not its plotly.js preload), or a
+    st.plotly_chart (the fallback)."""
+    kind = el.WhichOneof("type")
+    if kind == "bidi_component" and el.bidi_component.WhichOneof("data") == "json":
+        data = json.loads(el.bidi_component.json)
+        return json.loads(data["spec"]) if "spec" in data else None
+    if kind == "plotly_chart":
+        return json.loads(el.plotly_chart.spec)
+    return None
 
 
 async def one_session(url: str, page: str, start: asyncio.Event, hold: asyncio.Event, out: dict) -> None:

@@ -39,13 +39,13 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def streamlit_server(app: str = "app.py", timeout: float = 30.0) -> Iterator[str]:
-    """A fresh `streamlit run` on a free port; yields its base URL and kills it afterwards."""
+def streamlit_server(app: str = "app.py", timeout: float = 30.0, extra: tuple[str, ...] = ()) -> Iterator[str]:
+    """A fresh `streamlit run` on a free port (plus `extra` options); yields its base URL, kills it afterwards."""
     port = free_port()
     cmd = [
         sys.executable, "-m", "streamlit", "run", app, "--server.headless", "true",
         "--server.port", str(port), "--server.address", "127.0.0.1",
-        "--server.fileWatcherType", "none", "--browser.gatherUsageStats", "false",
+        "--server.fileWatcherType", "none", "--browser.gatherUsageStats", "false", *extra,
     ]  # fmt: skip
     proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     url = f"http://127.0.0.1:{port}"
