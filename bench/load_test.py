@@ -94,8 +94,7 @@ class Session:
 
 
 def _chart_spec(el) -> dict | None:
-    """The figure of a chart element: the app's ui/plot.js component (not its plotly.js preload), or a
-    st.plotly_chart (the fallback)."""
+    """The figure of a chart element: the app's ui/plot.js component, or a st.plotly_chart (the fallback)."""
     kind = el.WhichOneof("type")
     if kind == "bidi_component" and el.bidi_component.WhichOneof("data") == "json":
         data = json.loads(el.bidi_component.json)

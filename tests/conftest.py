@@ -28,8 +28,7 @@ CHARTLESS = {"home", "worked", "quiz", "lab"}  # text, LaTeX and widgets (lab: c
 def charts(at) -> list:
     """Every chart on the current page, in page order: the app draws them with its component ui/plot.js
     (a components-v2 element); st.plotly_chart is the fallback when plotly.js cannot be served."""
-    drawn = [el for el in at.get("bidi_component")
-             if el.proto.component_name.endswith("mha_plot") and not el.proto.id.endswith("plotly_preload")]
+    drawn = [el for el in at.get("bidi_component") if el.proto.component_name.endswith("mha_plot")]
     return drawn or list(at.get("plotly_chart"))
 
 

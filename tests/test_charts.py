@@ -59,13 +59,6 @@ def test_the_app_draws_with_the_component_and_sends_each_figure_with_its_version
     assert sum(a["text"].startswith("head") for a in chart_spec(tiled)["layout"]["annotations"]) == 8
 
 
-def test_every_run_starts_loading_plotly_js_from_the_sidebar_first(make_app):
-    at = run_page(make_app, "home")  # even a page without charts: the next page's charts find it compiled
-    preload = [el for el in at.sidebar if el.type == "bidi_component"]
-    assert len(preload) == 1 and preload[0].proto.id.endswith("plotly_preload")
-    assert json.loads(preload[0].proto.json) == {"preload": True, "src": f"app/static/{ui_charts.STATIC_NAME}"}
-
-
 def test_the_version_follows_the_figure_and_the_key_keeps_the_element(make_app):
     at = run_page(make_app, "heads")
     before = {el.proto.id: json.loads(el.proto.json)["v"] for el in charts(at)}

@@ -139,15 +139,6 @@ def _plot_component():
     return st.components.v2.component("mha_plot", js=js, isolate_styles=False)
 
 
-def preload_plotly() -> None:
-    """Start loading plotly.js with the first elements of a run (the sidebar), in parallel with Streamlit's
-    own scripts, rather than when the first chart arrives: plotly.js takes ~0.8 s to compile here."""
-    if uses_component():
-        st.html("<style>.st-key-plotly_preload { display: none; }</style>")
-        with st.sidebar:
-            _plot_component()(data={"preload": True, "src": f"app/static/{STATIC_NAME}"}, key="plotly_preload")
-
-
 def show(
     fig: go.Figure | FrozenFigure, key: str, tensor: np.ndarray | None = None, rows: Sequence[str] | None = None,
     cols: Sequence[str] | None = None, label: str = "CSV",

@@ -11,7 +11,7 @@ import threading
 
 import streamlit as st
 
-from ui.charts import install_plotly_js, preload_plotly
+from ui.charts import install_plotly_js
 from ui.sidebar import build_context
 
 _state = threading.local()  # each session's script runs in its own thread
@@ -53,7 +53,6 @@ def run_frame() -> None:
         page_title="Multi-head attention explorer · 多头注意力", page_icon=":material/hub:", layout="wide",
         initial_sidebar_state="collapsed" if present else "auto",
     )
-    preload_plotly()
     ctx = build_context()
     sections: dict[str, list] = {}
     for i, (path, url, title, *section) in enumerate(PAGES):

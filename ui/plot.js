@@ -3,8 +3,8 @@
 // does in Streamlit 1.67 whenever a figure changes. plotly.js itself (ui/vendor) is served by the app's
 // static folder (ui/charts.py puts it there) and loaded once per page.
 //
-// data: {preload: true, src} (see below), or {spec: figure JSON string, v: its version, config: plotly
-// config, src: where plotly.js is, failed: a translated message}
+// data: {spec: figure JSON string, v: its version, config: plotly config, src: where plotly.js is,
+// failed: a translated message}
 // The element carries data-pending (the version asked for) and data-drawn (the version on screen),
 // so tests and benchmarks can wait until every chart shows what the last run sent.
 
@@ -27,6 +27,17 @@ function loadPlotly(src) {
   return window.__mhaPlotlyLoad;
 }
 
+// While plotly.js loads, every chart of the page waits for it; when it arrives they are drawn one per
+// animation frame, in page order, so that the first one is on screen at once instead of after all of them.
+// Later redraws (plotly.js already there) happen at once.
+function inTurn(draw) {
+  const turn = (window.__mhaTurn || Promise.resolve())
+    .then(() => new Promise((resolve) => requestAnimationFrame(() => resolve())))
+    .then(draw);
+  window.__mhaTurn = turn.catch(() => {});
+  return turn;
+}
+
 function showFailure(el, message) {
   if (window.Plotly) window.Plotly.purge(el);
   el.textContent = message;
@@ -35,12 +46,6 @@ function showFailure(el, message) {
 }
 
 export default function ({ data, parentElement }) {
-  if (data.preload) {
-    // The frame's first element: start fetching and compiling plotly.js while Streamlit draws the
-    // sidebar, instead of when the first chart arrives. Draws nothing (its container is hidden).
-    loadPlotly(data.src).catch(() => {});
-    return undefined;
-  }
   let el = parentElement.querySelector(":scope > .mha-plot");
   if (!el) {
     el = document.createElement("div");
@@ -62,20 +67,21 @@ export default function ({ data, parentElement }) {
     state.observer.observe(el);
   }
   if (el.dataset.drawn !== data.v) {
-    loadPlotly(data.src)
-      .then((Plotly) => {
-        if (state.want !== data.v) return null; // a newer figure arrived meanwhile
-        const fig = JSON.parse(data.spec);
-        if (el.dataset.failed) {
-          el.textContent = "";
-          delete el.dataset.failed;
-        }
-        return Plotly.react(el, fig.data || [], fig.layout || {}, data.config || {}).then(() => {
-          state.width = Math.round(el.getBoundingClientRect().width);
-          if (state.want === data.v) el.dataset.drawn = data.v;
-        });
-      })
-      .catch(() => showFailure(el, data.failed));
+    const draw = () => {
+      const Plotly = window.Plotly;
+      if (state.want !== data.v) return null; // a newer figure arrived meanwhile
+      const fig = JSON.parse(data.spec);
+      if (el.dataset.failed) {
+        el.textContent = "";
+        delete el.dataset.failed;
+      }
+      return Plotly.react(el, fig.data || [], fig.layout || {}, data.config || {}).then(() => {
+        state.width = Math.round(el.getBoundingClientRect().width);
+        if (state.want === data.v) el.dataset.drawn = data.v;
+      });
+    };
+    const drawn = window.Plotly ? Promise.resolve().then(draw) : loadPlotly(data.src).then(() => inTurn(draw));
+    drawn.catch(() => showFailure(el, data.failed));
   }
   return () => {
     if (state.observer) state.observer.disconnect();
