@@ -130,7 +130,7 @@ def matrix_heatmap(
         colorbar=colorbar(safe_label(value_name) if value_name else val_name, style),
     )
     if fields:
-        trace.customdata = np.stack(fields, axis=-1).tolist()
+        trace.customdata = np.stack(fields, axis=-1)  # an object array: validated at once, not cell by cell
     if show_values:
         trace.text = cell_texts(a)
         trace.texttemplate = "%{text}"
