@@ -179,3 +179,24 @@ def test_bad_input_is_refused():
         tiled_heads(np.ones((2, 2)))
     with pytest.raises(ValueError, match="tile titles"):
         tiled_heads(np.ones((2, 1, 1)), tile_titles=["a"])
+
+
+@pytest.mark.parametrize("kind", ["weights", "signed", "plain"])
+@pytest.mark.parametrize("shared", [True, False])
+def test_the_unvalidated_figure_is_the_validated_one(monkeypatch, kind, shared):
+    """tiled_heads skips plotly's cell-by-cell validation of its own dicts (for speed); with validation on,
+    the figure must come out the same: same data, layout and spelled-out colour scale."""
+    import figures.heads as heads_module
+
+    rng = np.random.default_rng(3)
+    a = rng.normal(size=(4, 9, 7)) if kind == "signed" else rng.random((4, 9, 7))
+    a[1, 2, 3], a[2, 0, :] = np.nan, -np.inf
+    rows, cols = [f"<b>{i}</b>" for i in range(9)], [f"k{i}" for i in range(7)]
+    figs = []
+    for validate in (True, False):
+        monkeypatch.setattr(heads_module, "_VALIDATE", validate)
+        fig = tiled_heads(a, rows, cols if kind != "signed" else None, kind=kind, shared_scale=shared, lang="zh",
+                          style=FigureStyle.large())  # fmt: skip
+        figs.append(json.loads(fig.to_json()))
+    assert figs[0] == figs[1]
+    assert isinstance(figs[1]["data"][0]["colorscale"], list)  # never a name plotly.js would read its own way
