@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import os
 import shutil
 import threading
 from collections import OrderedDict
@@ -109,6 +110,7 @@ TRACE_TYPES = frozenset({
 })  # fmt: skip
 _COMPONENT_CONFIG = {**_CONFIG, "responsive": True}
 _asset = {"ready": False}
+_INSTALL_LOCK = threading.Lock()
 
 
 def install_plotly_js(app_dir: Path = ROOT) -> bool:
@@ -116,15 +118,18 @@ def install_plotly_js(app_dir: Path = ROOT) -> bool:
     if _asset["ready"]:
         return True
     target = app_dir / "static" / STATIC_NAME
-    try:
-        if not (target.is_file() and target.stat().st_size == PLOTLY_JS.stat().st_size):
-            target.parent.mkdir(exist_ok=True)
-            partial = target.with_suffix(".partial")
-            shutil.copyfile(PLOTLY_JS, partial)
-            partial.replace(target)  # atomic: a browser never reads half a file
-        _asset["ready"] = True
-    except OSError:  # a read-only install: st.plotly_chart still works
-        _asset["ready"] = False
+    with _INSTALL_LOCK:  # the first runs of several sessions may start together
+        try:
+            if not (target.is_file() and target.stat().st_size == PLOTLY_JS.stat().st_size):
+                target.parent.mkdir(exist_ok=True)
+                # a name of this process's own (servers may share the folder); the rename is atomic, so a
+                # browser never reads half a file
+                partial = target.with_name(f".{target.name}.{os.getpid()}.partial")
+                shutil.copyfile(PLOTLY_JS, partial)
+                partial.replace(target)
+            _asset["ready"] = True
+        except OSError:  # a read-only install: st.plotly_chart still works
+            _asset["ready"] = False
     return _asset["ready"]
 
 
