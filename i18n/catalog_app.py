@@ -231,6 +231,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "侧边栏中已关闭位置编码：层的输入就是 X 本身。",
     },
     "inputs.edit_x": {"en": "Edit X cell by cell", "zh": "逐格编辑 X"},
+    "inputs.edit_x_open": {"en": "Show the editor", "zh": "显示编辑器"},
     "inputs.edit_x_help": {
         "en": "Double-click a cell and type a number; every page recomputes from the edited X. Edits are kept until "
         "the sentence or d_model changes.",

@@ -20,11 +20,23 @@ tr, sc, s, style = ctx.t, ctx.scene, ctx.settings, ctx.style
 st.title(tr("inputs.title"))
 st.markdown(tr("inputs.intro"))
 
+
+
+def token_table(tokens: tuple[str, ...]) -> None:
+    """Tokens by position: a static table while short (the grid of st.dataframe is this page's heaviest element
+    to load), a scrolling grid for long sentences."""
+    df = pd.DataFrame([list(tokens)], index=[tr("inputs.token")])
+    if len(tokens) <= 16:
+        st.table(df)
+    else:
+        st.dataframe(df, hide_index=False)
+
+
 st.subheader(tr("inputs.tokens", n=sc.len_q))
-st.dataframe(pd.DataFrame([list(sc.tokens)], index=[tr("inputs.token")]), hide_index=False)
+token_table(sc.tokens)
 if s.cross:
     st.caption(tr("inputs.kv_tokens", n=sc.len_k))
-    st.dataframe(pd.DataFrame([list(sc.kv_tokens)], index=[tr("inputs.token")]), hide_index=False)
+    token_table(sc.kv_tokens)
 
 dims = None  # dimension axes are labelled by index
 tabs = st.tabs([tr("inputs.tab_x"), tr("inputs.tab_p"), tr("inputs.tab_x_in")])
@@ -47,7 +59,11 @@ if s.preset == "worked":
     st.caption(tr("inputs.worked_fixed"))
 elif s.d_model > 64:
     st.caption(tr("inputs.edit_x_too_big", limit=64))
-else:
+# The grid behind st.data_editor is the heaviest thing on this page to load (measured: with it and the token
+# table as st.dataframe, the first chart came 1.24x the minimal app's time); it is drawn when asked for, and
+# open from the start while X carries edits.
+elif st.toggle(tr("inputs.edit_x_open"), key="edit_x_open",
+               value=bool((st.session_state.get(X_EDITS) or {}).get("edits"))):  # fmt: skip
     st.caption(tr("inputs.edit_x_help"))
     matrix_editor(sc.x, list(sc.labels), X_EDITS, edit_signature("x", s))
     if st.button(tr("inputs.reset_x"), key="reset_x"):

@@ -107,17 +107,22 @@ def test_weights_figure_carries_the_trace_numbers(make_app):
 
 
 def test_x_edit_through_the_data_editor_changes_the_numbers(make_app):
-    at = run_page(make_app, "inputs", d_model=8, n_heads=2)
+    at = run_page(make_app, "inputs", d_model=16, n_heads=2)  # above 8: no weight editors on the page
+    assert not at.data_editor, "the grid is drawn only when asked for"
+    at.toggle(key="edit_x_open").set_value(True).run()
     assert at.data_editor, "the X editor is shown"
     at.session_state[X_EDITOR] = {"edited_rows": {0: {"0": 3.5}}, "added_rows": [], "deleted_rows": []}
     at.run()
     assert not at.exception
     spec = plotly_specs(at)[0]
     assert spec["data"][0]["z"][0][0] == pytest.approx(3.5, abs=1e-3)
+    at.switch_page(PAGES["heads"]).run()
+    at.switch_page(PAGES["inputs"]).run()
+    assert at.toggle(key="edit_x_open").value and at.data_editor, "with edits in X the editor opens by itself"
 
 
 def test_non_number_cell_is_rejected_with_message(make_app):
-    at = run_page(make_app, "inputs", d_model=8, n_heads=2)
+    at = run_page(make_app, "inputs", d_model=8, n_heads=2, edit_x_open=True)
     at.session_state[X_EDITOR] = {"edited_rows": {0: {"1": "abc"}}, "added_rows": [], "deleted_rows": []}
     at.run()
     assert not at.exception
