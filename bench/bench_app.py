@@ -205,7 +205,8 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
     results: dict[str, float] = {}
     with streamlit_server() as url, streamlit_server("bench/minimal_app.py") as minimal, sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        first_chart_ms(browser, f"{url}/heads")  # warm caches and imports, as a running classroom server has
+        for page_name in PAGES:  # warm caches and imports, as a running classroom server has
+            first_chart_ms(browser, f"{url}/{page_name}")
         first_chart_ms(browser, minimal)
         floor = []
         for page_name in PAGES:
