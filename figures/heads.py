@@ -227,7 +227,7 @@ def tiled_heads(
                               f"<br>{val_name}: {safe_template(t('fig.masked', lang))}<extra></extra>"),
         })
     # Our own dicts of plain lists: validating them cell by cell cost ~70 % of this function (65k cells at h = 16,
-    # L = 64). tests/test_figures.py checks that the figure is the same with validation on.
+    # L = 64). tests/test_figures_heads.py checks that the figure is the same with validation on.
     fig = go.Figure(data=data, _validate=_VALIDATE)
     fig.update_layout(
         **base_layout(style, safe_label(title) if title else None, height, " · ".join(notes) or None),

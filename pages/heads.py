@@ -4,7 +4,7 @@ import pandas as pd
 import streamlit as st
 
 from figures import attention_lines, matrix_heatmap, query_bars, tiled_heads
-from ui.charts import memo_figure, show
+from ui.charts import memo_figure, show, show_table
 from ui.context import get_context
 from ui.frame import outside_frame
 
@@ -89,9 +89,4 @@ show(sim, key="heads_sim")
 st.subheader(tr("heads.entropy"))
 st.caption(tr("heads.entropy_text"))
 entropy = pd.DataFrame(sc.entropy.T, index=list(sc.labels), columns=heads).round(3)
-# A static table while it is short (st.dataframe's grid is the heaviest element to load on this page: the first
-# chart came 1.23x the minimal app's time with it, 1.12x without); a scrolling grid for long sentences.
-if len(entropy) <= 16:
-    st.table(entropy)
-else:
-    st.dataframe(entropy, width="stretch")
+show_table(entropy)

@@ -6,7 +6,7 @@ import streamlit as st
 
 from explorer import LIMITS
 from figures import matrix_heatmap
-from ui.charts import digest, memo_figure, show
+from ui.charts import digest, memo_figure, show, show_table
 from ui.context import get_context
 from ui.editing import clear_edits, matrix_editor
 from ui.frame import outside_frame
@@ -20,23 +20,11 @@ tr, sc, s, style = ctx.t, ctx.scene, ctx.settings, ctx.style
 st.title(tr("inputs.title"))
 st.markdown(tr("inputs.intro"))
 
-
-
-def token_table(tokens: tuple[str, ...]) -> None:
-    """Tokens by position: a static table while short (the grid of st.dataframe is this page's heaviest element
-    to load), a scrolling grid for long sentences."""
-    df = pd.DataFrame([list(tokens)], index=[tr("inputs.token")])
-    if len(tokens) <= 16:
-        st.table(df)
-    else:
-        st.dataframe(df, hide_index=False)
-
-
 st.subheader(tr("inputs.tokens", n=sc.len_q))
-token_table(sc.tokens)
+show_table(pd.DataFrame([list(sc.tokens)], index=[tr("inputs.token")]))
 if s.cross:
     st.caption(tr("inputs.kv_tokens", n=sc.len_k))
-    token_table(sc.kv_tokens)
+    show_table(pd.DataFrame([list(sc.kv_tokens)], index=[tr("inputs.token")]))
 
 dims = None  # dimension axes are labelled by index
 tabs = st.tabs([tr("inputs.tab_x"), tr("inputs.tab_p"), tr("inputs.tab_x_in")])
@@ -59,9 +47,8 @@ if s.preset == "worked":
     st.caption(tr("inputs.worked_fixed"))
 elif s.d_model > 64:
     st.caption(tr("inputs.edit_x_too_big", limit=64))
-# The grid behind st.data_editor is the heaviest thing on this page to load (measured: with it and the token
-# table as st.dataframe, the first chart came 1.24x the minimal app's time); it is drawn when asked for, and
-# open from the start while X carries edits.
+# The grid behind st.data_editor is the heaviest thing on this page to load (see ui.charts.show_table); it is
+# drawn when asked for, and open from the start while X carries edits.
 elif st.toggle(tr("inputs.edit_x_open"), key="edit_x_open",
                value=bool((st.session_state.get(X_EDITS) or {}).get("edits"))):  # fmt: skip
     st.caption(tr("inputs.edit_x_help"))

@@ -114,3 +114,13 @@ def test_the_vendored_bundle_is_the_file_its_readme_names():
     digest = hashlib.sha256(ui_charts.PLOTLY_JS.read_bytes()).hexdigest()
     assert f"sha256: `{digest}`" in readme
     assert (ui_charts.PLOTLY_JS.parent / "LICENSE-plotly.js").read_text().startswith("MIT License")
+
+
+def test_short_tables_are_static_and_long_ones_scroll(make_app):
+    at = run_page(make_app, "inputs")  # 11 tokens: the token table is static, no grid on the page
+    assert at.table and not at.dataframe
+    text = " ".join(f"w{i}" for i in range(20))
+    at = run_page(make_app, "inputs", preset="custom", text=text)
+    assert at.dataframe and at.dataframe[0].value.shape == (1, 20)
+    at = run_page(make_app, "heads", preset="custom", text=text)  # the 20 x 8 entropy table scrolls
+    assert at.dataframe and at.dataframe[0].value.shape == (20, 8)
