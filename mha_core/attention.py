@@ -16,6 +16,7 @@ from torch import Tensor, nn
 
 from .config import AttentionConfig
 from .errors import AttentionError
+from .memory import large_matrix
 
 Formulation = Literal["fused", "per_head"]
 
@@ -372,11 +373,23 @@ class MultiHeadAttention(nn.Module):
             # (B*h, Lq, d_k) @ (B*h, d_k, Lk) -> (B, h, Lq, Lk); the matmul itself applies the scale
             # (alpha), and beta=0 means no input matrix is read: one pass over the L x L scores, not two
             q_flat, k_flat = q.flatten(0, 1), k.flatten(0, 1)
+            shape = (bsz, h, len_q, len_k)
+            # Without autograd, large L x L matrices are written into huge-page memory (memory.py);
+            # autograd does not record out= calls, so with it they are always allocated by the ops.
+            tracked = torch.is_grad_enabled() and (
+                q.requires_grad or k.requires_grad or v.requires_grad or (mask is not None and mask.requires_grad)
+            )
+
+            def out() -> Tensor | None:
+                return None if tracked else large_matrix(shape, q.dtype, q.device)
+
+            buffer = out()
             scores = torch.baddbmm(
-                q_flat.new_zeros(()), q_flat, k_flat.transpose(1, 2), beta=0.0, alpha=scale
-            ).view(bsz, h, len_q, len_k)
-            masked_scores = scores if mask is None else scores + mask
-            weights = self._softmax(masked_scores, mask is not None)
+                q_flat.new_zeros(()), q_flat, k_flat.transpose(1, 2), beta=0.0, alpha=scale,
+                out=None if buffer is None else buffer.view(bsz * h, len_q, len_k),
+            ).view(shape)  # fmt: skip
+            masked_scores = scores if mask is None else torch.add(scores, mask, out=out())
+            weights = self._softmax(masked_scores, mask is not None, out=out())
             head_outputs = weights @ v  # (B, h, Lq, d_k)
         elif formulation == "per_head":
             q, k, v, scores, masked_scores, weights, head_outputs = self._per_head(
@@ -422,14 +435,15 @@ class MultiHeadAttention(nn.Module):
         return tuple(torch.stack(p, dim=1) for p in parts)
 
     @staticmethod
-    def _softmax(masked_scores: Tensor, has_mask: bool) -> Tensor:
+    def _softmax(masked_scores: Tensor, has_mask: bool, out: Tensor | None = None) -> Tensor:
+        """Softmax over keys (into `out` when given, except on the rare fully-masked path)."""
         if not has_mask:
-            return torch.softmax(masked_scores, dim=-1)
+            return torch.softmax(masked_scores, dim=-1, out=out)
         # A row with every key masked: softmax gives NaN there; define it as all zeros. The row is
         # replaced by zeros *before* the softmax too, so that no NaN reaches the backward pass.
         dead = torch.isneginf(masked_scores).all(dim=-1, keepdim=True)
         if not dead.any():
-            return torch.softmax(masked_scores, dim=-1)
+            return torch.softmax(masked_scores, dim=-1, out=out)
         return torch.softmax(masked_scores.masked_fill(dead, 0.0), dim=-1).masked_fill(dead, 0.0)
 
     def _additive_mask(

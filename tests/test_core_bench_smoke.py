@@ -29,6 +29,7 @@ def test_bench_runs_in_quick_mode_and_prints_one_table(capsys) -> None:
         assert r.max_abs_diff < 1e-5  # same weights, same input: the bench compares like with like
     out = capsys.readouterr().out
     assert "ratio" in out and "ours ms" in out and "torch ms" in out
+    assert "transparent huge pages: " in out  # the kernel setting the large size's result depends on
     assert torch.get_num_threads() == threads  # --threads is undone afterwards
 
 

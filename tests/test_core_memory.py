@@ -1,0 +1,130 @@
+"""Large L x L trace matrices live in huge-page memory (mha_core/memory.py), and nothing else changes.
+
+The numbers above the threshold are checked against torch.nn.MultiheadAttention (the independent oracle)
+and the scaled-dot-product formula; the memory itself is checked in /proc/self/smaps: the mapping that
+holds a matrix is marked for huge pages ("hg"), and it is gone once the tensor is.
+"""
+
+from __future__ import annotations
+
+import math
+import mmap
+import sys
+
+import pytest
+import torch
+from torch import nn
+
+from mha_core import MultiHeadAttention, causal_mask
+from mha_core.memory import HUGE_PAGE_MIN_BYTES, large_matrix
+
+LINUX_THP = sys.platform.startswith("linux") and hasattr(mmap, "MADV_HUGEPAGE")
+needs_thp = pytest.mark.skipif(not LINUX_THP, reason="madvise(MADV_HUGEPAGE) is Linux-only")
+TIGHT = {"rtol": 1e-10, "atol": 1e-12}
+
+# float64, B=1, h=2, L=1500: each (B, h, L, L) matrix is 36 MB, above the 32 MiB threshold
+D_MODEL, HEADS, LENGTH = 8, 2, 1500
+
+
+def mapping_of(address: int) -> tuple[int, int, set[str]] | None:
+    """(start, end, VmFlags) of the mapping in /proc/self/smaps that holds this address, or None."""
+    current = None
+    with open("/proc/self/smaps") as f:
+        for line in f:
+            head = line.split(maxsplit=1)[0]
+            if "-" in head and not head.endswith(":"):
+                start, end = (int(x, 16) for x in head.split("-"))
+                current = (start, end) if start <= address < end else None
+            elif current and head == "VmFlags:":
+                return current[0], current[1], set(line.split()[1:])
+    return None
+
+
+def make_pair() -> tuple[MultiHeadAttention, nn.MultiheadAttention]:
+    torch.manual_seed(0)
+    ref = nn.MultiheadAttention(D_MODEL, HEADS, batch_first=True, dtype=torch.float64)
+    nn.init.normal_(ref.in_proj_bias)
+    nn.init.normal_(ref.out_proj.bias)
+    return MultiHeadAttention.from_torch(ref), ref
+
+
+def x_long() -> torch.Tensor:
+    return torch.randn(1, LENGTH, D_MODEL, generator=torch.Generator().manual_seed(1), dtype=torch.float64)
+
+
+def test_the_standard_large_bench_size_is_above_the_threshold_and_the_small_one_below() -> None:
+    def nbytes(b: int, h: int, length: int) -> int:
+        return b * h * length * length * 4  # float32
+
+    assert nbytes(4, 12, 512) >= HUGE_PAGE_MIN_BYTES > nbytes(1, 8, 128)
+    assert 2 * LENGTH * LENGTH * 8 >= HUGE_PAGE_MIN_BYTES  # the size these tests use
+
+
+def test_small_matrices_and_other_devices_are_left_to_the_operation() -> None:
+    assert large_matrix((2, 3, 4, 4), torch.float32, torch.device("cpu")) is None
+    just_below = (HUGE_PAGE_MIN_BYTES // 4 - 1,)
+    assert large_matrix(just_below, torch.float32, torch.device("cpu")) is None
+    assert large_matrix((HUGE_PAGE_MIN_BYTES,), torch.float32, torch.device("meta")) is None
+
+
+@needs_thp
+def test_a_large_matrix_is_writable_huge_page_memory_freed_with_its_tensor() -> None:
+    shape = (2, HUGE_PAGE_MIN_BYTES // 8 // 2 + 7)
+    t = large_matrix(shape, torch.float64, torch.device("cpu"))
+    assert t is not None and t.shape == shape and t.dtype == torch.float64 and t.is_contiguous()
+    t.fill_(0.5)
+    t[1, -1] = 2.0
+    assert t.sum().item() == 0.5 * (math.prod(shape) - 1) + 2.0
+    start, end, flags = mapping_of(t.data_ptr())
+    assert "hg" in flags  # madvise(MADV_HUGEPAGE)
+    assert end - start >= t.numel() * t.element_size()
+    view = t[1]
+    del t
+    assert mapping_of(view.data_ptr()) is not None  # a view keeps the memory
+    address = view.data_ptr()
+    del view
+    found = mapping_of(address)
+    assert found is None or found[:2] != (start, end)  # unmapped with its last view
+
+
+@pytest.mark.parametrize("masks", ["none", "causal", "padding"])
+def test_a_trace_above_the_threshold_matches_torch_and_the_formula(masks: str) -> None:
+    ours, ref = make_pair()
+    x = x_long()
+    kwargs = {}
+    if masks == "causal":
+        kwargs = {"attn_mask": causal_mask(LENGTH, dtype=torch.float64)}
+    elif masks == "padding":
+        pad = torch.zeros(1, LENGTH, dtype=torch.bool)
+        pad[0, LENGTH // 3 :] = True
+        kwargs = {"key_padding_mask": pad}
+    with torch.no_grad():
+        trace = ours(x, **kwargs)
+        out, weights = ref(x, x, x, need_weights=True, average_attn_weights=False, **kwargs)
+    torch.testing.assert_close(trace.weights, weights, **TIGHT)
+    torch.testing.assert_close(trace.output, out, **TIGHT)
+    d_k = D_MODEL // HEADS
+    torch.testing.assert_close(trace.scores, trace.q @ trace.k.transpose(-2, -1) / math.sqrt(d_k), **TIGHT)
+    if masks == "none":
+        assert trace.masked_scores is trace.scores
+    else:  # three matrices, three separate blocks of memory; the mask never touched the scores
+        ptrs = {t.data_ptr() for t in (trace.scores, trace.masked_scores, trace.weights)}
+        assert len(ptrs) == 3
+        assert torch.isfinite(trace.scores).all()
+    if LINUX_THP:
+        for t in (trace.scores, trace.masked_scores, trace.weights):
+            assert "hg" in mapping_of(t.data_ptr())[2]
+
+
+def test_with_autograd_above_the_threshold_the_gradients_match_torch() -> None:
+    ours, ref = make_pair()
+    x = x_long()
+    mask = causal_mask(LENGTH, dtype=torch.float64)
+    trace = ours(x, attn_mask=mask)  # parameters require grad: the plain path, recorded by autograd
+    trace.output.square().sum().backward()
+    out, _ = ref(x, x, x, need_weights=True, average_attn_weights=False, attn_mask=mask)
+    out.square().sum().backward()
+    torch.testing.assert_close(ours.in_proj_weight.grad, ref.in_proj_weight.grad.T, **TIGHT)
+    torch.testing.assert_close(ours.out_proj_bias.grad, ref.out_proj.bias.grad, **TIGHT)
+    if LINUX_THP:
+        assert "hg" not in mapping_of(trace.weights.data_ptr())[2]  # the ops allocated it, as usual
