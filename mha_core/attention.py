@@ -16,7 +16,7 @@ from torch import Tensor, nn
 
 from .config import AttentionConfig
 from .errors import AttentionError
-from .memory import large_matrix
+from .memory import large_matrix, wants_huge_pages
 
 Formulation = Literal["fused", "per_head"]
 
@@ -32,6 +32,10 @@ class AttentionTrace:
     head_outputs   (B, h, Lq, d_k)     weights @ v, i.e. head_i = A_i V_i
     concat         (B, Lq, d_model)    Concat(head_1, ..., head_h)
     output         (B, Lq, d_model)    concat W^O (+ b^O)
+    mask           (B, h, Lq, Lk)      True where a key is masked (a broadcast view); None without a mask
+    w_in, b_in     (d_model, 3 d_model), (3 d_model,)   [W^Q | W^K | W^V] and [b^Q | b^K | b^V]; w_q, w_k,
+                   w_v, b_q, b_k, b_v are views of them, w_q_heads etc. the per-head W_i
+    w_o, b_o       (d_model, d_model), (d_model,)
     """
 
     query: Tensor
@@ -46,15 +50,11 @@ class AttentionTrace:
     head_outputs: Tensor
     concat: Tensor
     output: Tensor
-    w_q: Tensor
-    w_k: Tensor
-    w_v: Tensor
-    w_o: Tensor
-    b_q: Tensor | None
-    b_k: Tensor | None
-    b_v: Tensor | None
-    b_o: Tensor | None
     mask: Tensor | None
+    w_in: Tensor
+    b_in: Tensor | None
+    w_o: Tensor
+    b_o: Tensor | None
     n_heads: int
     scale_factor: float
 
@@ -65,6 +65,33 @@ class AttentionTrace:
     @property
     def d_k(self) -> int:
         return self.d_model // self.n_heads
+
+    @property
+    def w_q(self) -> Tensor:
+        """W^Q: (d_model, d_model)."""
+        return self.w_in[:, : self.d_model]
+
+    @property
+    def w_k(self) -> Tensor:
+        """W^K: (d_model, d_model)."""
+        return self.w_in[:, self.d_model : 2 * self.d_model]
+
+    @property
+    def w_v(self) -> Tensor:
+        """W^V: (d_model, d_model)."""
+        return self.w_in[:, 2 * self.d_model :]
+
+    @property
+    def b_q(self) -> Tensor | None:
+        return None if self.b_in is None else self.b_in[: self.d_model]
+
+    @property
+    def b_k(self) -> Tensor | None:
+        return None if self.b_in is None else self.b_in[self.d_model : 2 * self.d_model]
+
+    @property
+    def b_v(self) -> Tensor | None:
+        return None if self.b_in is None else self.b_in[2 * self.d_model :]
 
     @property
     def w_q_heads(self) -> Tensor:
@@ -356,40 +383,40 @@ class MultiHeadAttention(nn.Module):
         bsz, len_q, len_k = query.shape[0], query.shape[1], key.shape[1]
         mask = self._additive_mask(attn_mask, key_padding_mask, causal, bsz, len_q, len_k, batched, dtype)
         scale = 1.0 / math.sqrt(cfg.d_k) if cfg.scale else 1.0
-        w_q, w_k, w_v = self.in_proj_weight.split(d, dim=1)  # views, (d_model, d_model) each
-        b_q, b_k, b_v = (None, None, None) if self.in_proj_bias is None else self.in_proj_bias.split(d)
+        w_in, b_in = self.in_proj_weight, self.in_proj_bias  # [W^Q | W^K | W^V], [b^Q | b^K | b^V]
 
         if formulation == "fused":
             if self_attention:  # one matrix multiply for all three
-                qkv = _linear(query, self.in_proj_weight, self.in_proj_bias)  # (B, L, 3 d_model)
+                qkv = _linear(query, w_in, b_in)  # (B, L, 3 d_model)
                 bsz, length = qkv.shape[:2]
                 qkv = qkv.view(bsz, length, 3, h, d // h).permute(2, 0, 3, 1, 4)  # (3, B, h, L, d_k)
                 q, k, v = qkv.contiguous().unbind(0)  # one copy; each (B, h, L, d_k), contiguous
             else:
+                w_qkv = w_in.split(d, dim=1)
+                b_qkv = (None, None, None) if b_in is None else b_in.split(d)
                 q, k, v = (
                     _split_heads_contiguous(_linear(x, w, b), h)
-                    for x, w, b in ((query, w_q, b_q), (key, w_k, b_k), (value, w_v, b_v))
+                    for x, w, b in zip((query, key, value), w_qkv, b_qkv, strict=True)
                 )
             # (B*h, Lq, d_k) @ (B*h, d_k, Lk) -> (B, h, Lq, Lk); the matmul itself applies the scale
             # (alpha), and beta=0 means no input matrix is read: one pass over the L x L scores, not two
             q_flat, k_flat = q.flatten(0, 1), k.flatten(0, 1)
             shape = (bsz, h, len_q, len_k)
             # Without autograd, large L x L matrices are written into huge-page memory (memory.py);
-            # autograd does not record out= calls, so with it they are always allocated by the ops.
+            # autograd does not record out= calls, so with it the ops allocate them as usual.
             tracked = torch.is_grad_enabled() and (
                 q.requires_grad or k.requires_grad or v.requires_grad or (mask is not None and mask.requires_grad)
             )
-
-            def out() -> Tensor | None:
-                return None if tracked else large_matrix(shape, q.dtype, q.device)
-
-            buffer = out()
+            huge = not tracked and wants_huge_pages(shape, q.dtype, q.device)
             scores = torch.baddbmm(
                 q_flat.new_zeros(()), q_flat, k_flat.transpose(1, 2), beta=0.0, alpha=scale,
-                out=None if buffer is None else buffer.view(bsz * h, len_q, len_k),
+                out=large_matrix((bsz * h, len_q, len_k), q.dtype) if huge else None,
             ).view(shape)  # fmt: skip
-            masked_scores = scores if mask is None else torch.add(scores, mask, out=out())
-            weights = self._softmax(masked_scores, mask is not None, out=out())
+            if mask is None:
+                masked_scores = scores
+            else:
+                masked_scores = torch.add(scores, mask, out=large_matrix(shape, q.dtype) if huge else None)
+            weights = self._softmax(masked_scores, mask is not None, out=large_matrix(shape, q.dtype) if huge else None)
             head_outputs = weights @ v  # (B, h, Lq, d_k)
         elif formulation == "per_head":
             q, k, v, scores, masked_scores, weights, head_outputs = self._per_head(
@@ -398,21 +425,15 @@ class MultiHeadAttention(nn.Module):
         else:
             raise AttentionError("bad_input", f"formulation must be 'fused' or 'per_head', got {formulation!r}")
         concat = merge_heads(head_outputs)  # (B, Lq, d_model)
-        output = _linear(concat, self.w_o, self.out_proj_bias)
-
-        def unb(t: Tensor | None) -> Tensor | None:
-            return t if (t is None or batched) else t[0]
-
-        return AttentionTrace(
-            query=unb(query), key=unb(key), value=unb(value),
-            q=unb(q), k=unb(k), v=unb(v),
-            scores=unb(scores), masked_scores=unb(masked_scores), weights=unb(weights),
-            head_outputs=unb(head_outputs), concat=unb(concat), output=unb(output),
-            w_q=w_q, w_k=w_k, w_v=w_v, w_o=self.w_o,
-            b_q=b_q, b_k=b_k, b_v=b_v, b_o=self.out_proj_bias,
-            mask=None if mask is None else unb(torch.isneginf(mask).expand(bsz, h, len_q, len_k)),
-            n_heads=h, scale_factor=scale,
-        )  # fmt: skip
+        w_o, b_o = self.out_proj_weight, self.out_proj_bias
+        output = _linear(concat, w_o, b_o)
+        if mask is not None:
+            mask = torch.isneginf(mask).expand(bsz, h, len_q, len_k)
+        tensors = (query, key, value, q, k, v, scores, masked_scores, weights, head_outputs, concat, output, mask)
+        # (the trace's first thirteen fields, in this order)
+        if not batched:
+            tensors = tuple(None if t is None else t[0] for t in tensors)
+        return AttentionTrace(*tensors, w_in=w_in, b_in=b_in, w_o=w_o, b_o=b_o, n_heads=h, scale_factor=scale)
 
     def _per_head(
         self, query: Tensor, key: Tensor, value: Tensor, mask: Tensor | None, scale: float

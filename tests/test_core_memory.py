@@ -16,7 +16,7 @@ import torch
 from torch import nn
 
 from mha_core import MultiHeadAttention, causal_mask
-from mha_core.memory import HUGE_PAGE_MIN_BYTES, large_matrix
+from mha_core.memory import HUGE_PAGE_MIN_BYTES, large_matrix, wants_huge_pages
 
 LINUX_THP = sys.platform.startswith("linux") and hasattr(mmap, "MADV_HUGEPAGE")
 needs_thp = pytest.mark.skipif(not LINUX_THP, reason="madvise(MADV_HUGEPAGE) is Linux-only")
@@ -61,16 +61,18 @@ def test_the_standard_large_bench_size_is_above_the_threshold_and_the_small_one_
 
 
 def test_small_matrices_and_other_devices_are_left_to_the_operation() -> None:
-    assert large_matrix((2, 3, 4, 4), torch.float32, torch.device("cpu")) is None
-    just_below = (HUGE_PAGE_MIN_BYTES // 4 - 1,)
-    assert large_matrix(just_below, torch.float32, torch.device("cpu")) is None
-    assert large_matrix((HUGE_PAGE_MIN_BYTES,), torch.float32, torch.device("meta")) is None
+    cpu = torch.device("cpu")
+    assert not wants_huge_pages((2, 3, 4, 4), torch.float32, cpu)
+    assert not wants_huge_pages((HUGE_PAGE_MIN_BYTES // 4 - 1,), torch.float32, cpu)
+    assert not wants_huge_pages((HUGE_PAGE_MIN_BYTES,), torch.float32, torch.device("meta"))
+    assert wants_huge_pages((HUGE_PAGE_MIN_BYTES // 4,), torch.float32, cpu) == LINUX_THP
+    assert wants_huge_pages((HUGE_PAGE_MIN_BYTES // 8,), torch.float64, cpu) == LINUX_THP
 
 
 @needs_thp
 def test_a_large_matrix_is_writable_huge_page_memory_freed_with_its_tensor() -> None:
     shape = (2, HUGE_PAGE_MIN_BYTES // 8 // 2 + 7)
-    t = large_matrix(shape, torch.float64, torch.device("cpu"))
+    t = large_matrix(shape, torch.float64)
     assert t is not None and t.shape == shape and t.dtype == torch.float64 and t.is_contiguous()
     t.fill_(0.5)
     t[1, -1] = 2.0
