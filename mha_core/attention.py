@@ -13,6 +13,7 @@ from typing import Literal
 
 import torch
 from torch import Tensor, nn
+from torch.nn import functional as F
 
 from .config import AttentionConfig
 from .errors import AttentionError
@@ -160,10 +161,8 @@ def merge_weight_columns(w_heads: Tensor) -> Tensor:
 
 
 def _linear(x: Tensor, w: Tensor, b: Tensor | None) -> Tensor:
-    """x (..., d_in) @ w (d_in, d_out) + b, with the bias fused into one matrix multiply."""
-    if b is None:
-        return x @ w
-    return torch.addmm(b, x.reshape(-1, x.shape[-1]), w).reshape(*x.shape[:-1], w.shape[1])
+    """x (..., d_in) @ w (d_in, d_out) + b in one fused matrix multiply (torch's linear takes w transposed)."""
+    return F.linear(x, w.T, b)
 
 
 def _check_input(name: str, t: object, d_model: int, dtype: torch.dtype) -> Tensor:
@@ -187,7 +186,8 @@ def _check_input(name: str, t: object, d_model: int, dtype: torch.dtype) -> Tens
         raise AttentionError("empty", f"{name} has no tokens (L=0); at least one is needed", name=name)
     if not (t.is_floating_point() or t.dtype in (torch.int32, torch.int64)):
         raise AttentionError("bad_input", f"{name} must hold real numbers, got {t.dtype}", name=name)
-    t = t.to(dtype)
+    if t.dtype != dtype:
+        t = t.to(dtype)
     low, high = torch.aminmax(t)  # one pass without a mask tensor; NaN propagates into both
     if not (math.isfinite(low.item()) and math.isfinite(high.item())):
         raise AttentionError(
