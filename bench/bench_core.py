@@ -17,6 +17,11 @@ used to cost more than the softmax itself. The core now writes those matrices in
 transparent huge pages (mha_core/memory.py), so the header prints the kernel's THP setting ("never"
 takes that gain away). `THP_MEM_ALLOC_ENABLE=1` gives torch's own CPU allocator huge pages for every
 large tensor, both sides, and shows the difference in compute alone.
+
+At the small size the matrix multiplies take most of the time and the rest is fixed per call: our input
+validation (one pass for NaN/inf), the trace and Python around ~20 operations, against torch's fused C++
+path. It shows most with --threads 2, where the multiplies are shared by two cores. The default is one
+thread because on a 2-core machine a second thread competes with everything else that runs.
 """
 
 from __future__ import annotations
