@@ -23,7 +23,7 @@ def fresh_asset(monkeypatch):
     monkeypatch.setattr(ui_charts, "_asset", {"ready": False})
 
 
-def test_install_copies_the_plotly_packages_own_file(tmp_path, fresh_asset):
+def test_install_copies_the_vendored_bundle(tmp_path, fresh_asset):
     assert ui_charts.install_plotly_js(tmp_path)
     copied = tmp_path / "static" / ui_charts.STATIC_NAME
     assert copied.read_bytes() == ui_charts.PLOTLY_JS.read_bytes()

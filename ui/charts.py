@@ -101,10 +101,11 @@ _CONFIG = {
 # Where that is not possible the charts fall back to st.plotly_chart.
 ROOT = Path(__file__).resolve().parent.parent
 # plotly.js's official cartesian bundle (ui/vendor/README.md): 1.5 MB instead of the full 4.8 MB, and the
-# same plotly.js version as the plotly package that builds the figures. These are the trace types it holds.
+# same plotly.js version as the plotly package that builds the figures.
 PLOTLY_JS_VERSION = "4.1.1"
 PLOTLY_JS = Path(__file__).resolve().parent / "vendor" / "plotly-cartesian.min.js"
 STATIC_NAME = f"plotly-cartesian-{PLOTLY_JS_VERSION}.min.js"  # the version in the name: no stale browser cache
+# the trace types that bundle holds (tests/conftest.chart_spec checks every figure a test reads against them)
 TRACE_TYPES = frozenset({
     "bar", "box", "contour", "heatmap", "histogram", "histogram2d", "histogram2dcontour", "image", "pie",
     "scatter", "scatterternary", "violin",
