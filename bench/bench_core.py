@@ -14,9 +14,10 @@ Where the time goes at the large size: our trace keeps both the scores and the w
 (B, h, L, L) tensors (three with a mask), while torch's fused path softmaxes its only L x L buffer in
 place. Each is 50 MB at (4, 512, 768, 12): fresh memory on every call, whose first-touch page faults
 used to cost more than the softmax itself. The core now writes those matrices into memory marked for
-transparent huge pages (mha_core/memory.py), so the header prints the kernel's THP setting ("never"
-takes that gain away). `THP_MEM_ALLOC_ENABLE=1` gives torch's own CPU allocator huge pages for every
-large tensor, both sides, and shows the difference in compute alone.
+transparent huge pages and, once a trace is gone, keeps that memory for the next call of the same size
+(mha_core/memory.py, at most 256 MiB), so a repeated call writes into memory already mapped. The header
+prints the kernel's THP setting ("never" takes the huge pages, not the reuse, away).
+`THP_MEM_ALLOC_ENABLE=1` gives torch's own CPU allocator huge pages for every large tensor, both sides.
 
 At the small size the matrix multiplies take most of the time and the rest is fixed per call: our input
 validation (one pass for NaN/inf), the trace and Python around ~20 operations, against torch's fused C++

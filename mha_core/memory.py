@@ -7,23 +7,36 @@ it one 4 KiB page at a time on first touch. At (B=4, L=512, h=12) one such matri
 project's 2-core machine a softmax of 32-64 MB into fresh 4 KiB pages took ~2.5x as long as into fresh
 huge pages, and ~4x as long as into memory already mapped.
 
-For such a matrix (`wants_huge_pages`), `large_matrix` gives it its own anonymous mapping marked
-MADV_HUGEPAGE, so the kernel backs it with 2 MiB pages where it can (512 times fewer faults). The tensor
-owns the mapping: when the last view of it goes, so does the memory, exactly as with torch.empty. Below
-the threshold, off Linux, on another device, or when the mapping fails, the operation allocates as usual.
-Nothing is kept between calls.
+So for such a matrix (`wants_huge_pages`), `large_matrix` gives it an anonymous mapping of its own,
+marked MADV_HUGEPAGE: the kernel backs it with 2 MiB pages where it can (512 times fewer faults). When
+the last view of that tensor goes, the mapping is not unmapped but kept for the next matrix of the same
+byte size, up to POOL_MAX_BYTES in all (the longest unused go first). A repeated forward at the same
+size then writes into memory that is already mapped; without reuse, the first touches of fresh huge pages
+by two threads at once on a VM sometimes took twice as long. A mapping is only handed out again once no
+tensor uses it. `free_cached_memory()` unmaps what is kept. Below the threshold, off Linux, on another
+device, or when the mapping fails, the operation allocates as usual.
 """
 
 from __future__ import annotations
 
+import contextlib
+import ctypes
 import math
 import mmap
+import threading
+import weakref
 
 import torch
 from torch import Tensor
 
 HUGE_PAGE_MIN_BYTES = 32 << 20  # below this, malloc reuses freed memory and torch.empty is faster
+POOL_MAX_BYTES = 256 << 20  # kept for reuse at most: two sets of (scores, weights) at (4, 512, 768, 12)
 _HUGE_PAGES = hasattr(mmap, "MADV_HUGEPAGE") and hasattr(mmap, "MAP_ANONYMOUS")
+
+_free: list[tuple[int, mmap.mmap]] = []  # (byte size, mapping) that no tensor uses, oldest first
+_free_bytes = 0
+# Reentrant: a garbage collection inside a locked block may free a trace, whose finalizers lock again.
+_lock = threading.RLock()
 
 
 def wants_huge_pages(shape: tuple[int, ...], dtype: torch.dtype, device: torch.device) -> bool:
@@ -32,11 +45,62 @@ def wants_huge_pages(shape: tuple[int, ...], dtype: torch.dtype, device: torch.d
 
 
 def large_matrix(shape: tuple[int, ...], dtype: torch.dtype) -> Tensor | None:
-    """An uninitialised CPU tensor of this shape in its own mapping marked for huge pages, or None when the
-    mapping fails (the operation then allocates as usual). For matrices that `wants_huge_pages`."""
-    try:
-        buffer = mmap.mmap(-1, math.prod(shape) * dtype.itemsize, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
-        buffer.madvise(mmap.MADV_HUGEPAGE)
-    except (OSError, ValueError):  # no memory for a mapping, or a kernel without THP: the ordinary way
-        return None
-    return torch.frombuffer(buffer, dtype=dtype).view(shape)  # the tensor holds the mapping alive
+    """An uninitialised CPU tensor of this shape in huge-page memory, or None when no mapping can be made
+    (the operation then allocates as usual). For matrices that `wants_huge_pages`."""
+    global _free_bytes
+    nbytes = math.prod(shape) * dtype.itemsize
+    buffer = None
+    with _lock:
+        for i in range(len(_free) - 1, -1, -1):  # the most recently freed of this size
+            if _free[i][0] == nbytes:
+                buffer = _free.pop(i)[1]
+                _free_bytes -= nbytes
+                break
+    if buffer is None:
+        try:
+            buffer = mmap.mmap(-1, nbytes, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
+            buffer.madvise(mmap.MADV_HUGEPAGE)
+        except (OSError, ValueError):  # no memory for a mapping, or a kernel without THP: the ordinary way
+            return None
+    # The tensor holds this window on the mapping; when the tensor's last view goes, so does the window,
+    # and only then does the mapping go back to the pool.
+    window = (ctypes.c_byte * nbytes).from_buffer(buffer)
+    weakref.finalize(window, _give_back, buffer, nbytes).atexit = False
+    return torch.frombuffer(window, dtype=dtype).view(shape)
+
+
+def _give_back(buffer: mmap.mmap, nbytes: int) -> None:
+    """Keep a mapping no tensor uses any more for the next matrix of its size; to make room, the
+    longest-unused mappings are unmapped (a mapping larger than the whole pool is unmapped itself)."""
+    global _free_bytes
+    if nbytes > POOL_MAX_BYTES:
+        return  # the last reference goes with this call, and the mapping with it
+    with _lock:
+        _free.append((nbytes, buffer))
+        _free_bytes += nbytes
+        dropped = []
+        while _free_bytes > POOL_MAX_BYTES:
+            size, old = _free.pop(0)
+            _free_bytes -= size
+            dropped.append(old)
+    del dropped  # unmapped here, outside the lock
+
+
+def cached_bytes() -> int:
+    """Bytes of huge-page memory kept for reuse (no tensor uses them)."""
+    return _free_bytes
+
+
+def free_cached_memory() -> int:
+    """Unmap every mapping kept for reuse; returns the bytes freed. Tensors in use are not touched."""
+    global _free_bytes
+    with _lock:
+        freed, buffers = _free_bytes, [buffer for _, buffer in _free]
+        _free.clear()
+        _free_bytes = 0
+    for buffer in buffers:
+        # No tensor uses it, so this unmaps now (BufferError: a window on it is still being torn down in
+        # another thread; the mapping then goes with that window).
+        with contextlib.suppress(BufferError):
+            buffer.close()
+    return freed

@@ -1,8 +1,9 @@
-"""Large L x L trace matrices live in huge-page memory (mha_core/memory.py), and nothing else changes.
+"""Large L x L trace matrices live in pooled huge-page memory (mha_core/memory.py), and nothing else changes.
 
 The numbers above the threshold are checked against torch.nn.MultiheadAttention (the independent oracle)
 and the scaled-dot-product formula; the memory itself is checked in /proc/self/smaps: the mapping that
-holds a matrix is marked for huge pages ("hg"), and it is gone once the tensor is.
+holds a matrix is marked for huge pages ("hg"); once no tensor uses it, it is kept for the next matrix of
+its size (never while a trace still holds it), up to the pool's limit, and free_cached_memory unmaps it.
 """
 
 from __future__ import annotations
@@ -10,13 +11,14 @@ from __future__ import annotations
 import math
 import mmap
 import sys
+import threading
 
 import pytest
 import torch
 from torch import nn
 
-from mha_core import MultiHeadAttention, causal_mask
-from mha_core.memory import HUGE_PAGE_MIN_BYTES, large_matrix, wants_huge_pages
+from mha_core import MultiHeadAttention, causal_mask, memory
+from mha_core.memory import HUGE_PAGE_MIN_BYTES, cached_bytes, free_cached_memory, large_matrix, wants_huge_pages
 
 LINUX_THP = sys.platform.startswith("linux") and hasattr(mmap, "MADV_HUGEPAGE")
 needs_thp = pytest.mark.skipif(not LINUX_THP, reason="madvise(MADV_HUGEPAGE) is Linux-only")
@@ -24,6 +26,13 @@ TIGHT = {"rtol": 1e-10, "atol": 1e-12}
 
 # float64, B=1, h=2, L=1500: each (B, h, L, L) matrix is 36 MB, above the 32 MiB threshold
 D_MODEL, HEADS, LENGTH = 8, 2, 1500
+
+
+@pytest.fixture(autouse=True)
+def empty_pool():
+    free_cached_memory()
+    yield
+    free_cached_memory()
 
 
 def mapping_of(address: int) -> tuple[int, int, set[str]] | None:
@@ -70,8 +79,9 @@ def test_small_matrices_and_other_devices_are_left_to_the_operation() -> None:
 
 
 @needs_thp
-def test_a_large_matrix_is_writable_huge_page_memory_freed_with_its_tensor() -> None:
+def test_a_large_matrix_is_writable_huge_page_memory_kept_for_reuse_once_no_tensor_uses_it() -> None:
     shape = (2, HUGE_PAGE_MIN_BYTES // 8 // 2 + 7)
+    nbytes = math.prod(shape) * 8
     t = large_matrix(shape, torch.float64)
     assert t is not None and t.shape == shape and t.dtype == torch.float64 and t.is_contiguous()
     t.fill_(0.5)
@@ -79,14 +89,46 @@ def test_a_large_matrix_is_writable_huge_page_memory_freed_with_its_tensor() -> 
     assert t.sum().item() == 0.5 * (math.prod(shape) - 1) + 2.0
     start, end, flags = mapping_of(t.data_ptr())
     assert "hg" in flags  # madvise(MADV_HUGEPAGE)
-    assert end - start >= t.numel() * t.element_size()
+    assert end - start >= nbytes
+    address = t.data_ptr()
     view = t[1]
     del t
-    assert mapping_of(view.data_ptr()) is not None  # a view keeps the memory
-    address = view.data_ptr()
+    assert cached_bytes() == 0  # a view still uses the memory: not handed out again
+    other = large_matrix(shape, torch.float64)
+    assert other.data_ptr() != address
+    del other  # its mapping goes to the pool
+    assert cached_bytes() == nbytes
     del view
+    assert cached_bytes() == 2 * nbytes
+    again = large_matrix(shape, torch.float64)
+    assert again.data_ptr() == address  # the most recently freed mapping of this size, already mapped
+    assert cached_bytes() == nbytes
+    different = large_matrix((nbytes // 8 + 1,), torch.float64)  # another size: a mapping of its own
+    assert different.data_ptr() != address and cached_bytes() == nbytes
+    del again, different
+    assert free_cached_memory() == nbytes + nbytes + (nbytes + 8)
+    assert cached_bytes() == 0
     found = mapping_of(address)
-    assert found is None or found[:2] != (start, end)  # unmapped with its last view
+    assert found is None or found[:2] != (start, end)  # unmapped
+
+
+@needs_thp
+def test_the_pool_keeps_at_most_its_limit_and_drops_the_longest_unused_first(monkeypatch) -> None:
+    shape = (HUGE_PAGE_MIN_BYTES // 4,)
+    nbytes = HUGE_PAGE_MIN_BYTES
+    monkeypatch.setattr(memory, "POOL_MAX_BYTES", 2 * nbytes)
+    tensors = [large_matrix(shape, torch.float32) for _ in range(3)]
+    addresses = [t.data_ptr() for t in tensors]
+    for i in range(3):
+        tensors[i] = None  # freed in order 0, 1, 2: the pool is full after two, so 0 is unmapped
+    assert cached_bytes() == 2 * nbytes
+    assert mapping_of(addresses[0]) is None or "hg" not in mapping_of(addresses[0])[2]
+    reused = large_matrix(shape, torch.float32)
+    assert reused.data_ptr() == addresses[2]  # the most recently freed
+    assert cached_bytes() == nbytes
+    larger = large_matrix((3 * nbytes // 4,), torch.float32)  # 3x the size, more than the whole pool
+    del larger  # never kept
+    assert cached_bytes() == nbytes
 
 
 @pytest.mark.parametrize("masks", ["none", "causal", "padding"])
@@ -130,3 +172,59 @@ def test_with_autograd_above_the_threshold_the_gradients_match_torch() -> None:
     torch.testing.assert_close(ours.out_proj_bias.grad, ref.out_proj.bias.grad, **TIGHT)
     if LINUX_THP:
         assert "hg" not in mapping_of(trace.weights.data_ptr())[2]  # the ops allocated it, as usual
+
+
+def test_a_kept_trace_is_never_overwritten_by_later_calls_that_reuse_memory() -> None:
+    ours, ref = make_pair()
+    xs = [
+        torch.randn(1, LENGTH, D_MODEL, generator=torch.Generator().manual_seed(i), dtype=torch.float64)
+        for i in range(4)
+    ]
+    with torch.no_grad():
+        first = ours(xs[0])
+        kept = (first.scores.clone(), first.weights.clone(), first.output.clone())
+        for x in xs[1:]:  # each trace goes after its check, so its memory is reused by the next call
+            trace = ours(x, causal=True)
+            out, weights = ref(
+                x,
+                x,
+                x,
+                need_weights=True,
+                average_attn_weights=False,
+                attn_mask=causal_mask(LENGTH, dtype=torch.float64),
+            )
+            torch.testing.assert_close(trace.weights, weights, **TIGHT)
+            torch.testing.assert_close(trace.output, out, **TIGHT)
+            del trace
+        if LINUX_THP:
+            assert cached_bytes() > 0
+        for got, expected in zip((first.scores, first.weights, first.output), kept, strict=True):
+            assert torch.equal(got, expected)
+
+
+def test_threads_sharing_the_pool_each_get_their_own_correct_trace() -> None:
+    ours, ref = make_pair()
+    xs = [
+        torch.randn(1, LENGTH, D_MODEL, generator=torch.Generator().manual_seed(10 + i), dtype=torch.float64)
+        for i in range(4)
+    ]
+    with torch.no_grad():
+        expected = [ref(x, x, x, need_weights=True, average_attn_weights=False) for x in xs]
+    errors: list[BaseException] = []
+
+    def work(i: int) -> None:
+        try:
+            with torch.no_grad():
+                for _ in range(3):
+                    trace = ours(xs[i])
+                    torch.testing.assert_close(trace.output, expected[i][0], **TIGHT)
+                    torch.testing.assert_close(trace.weights, expected[i][1], **TIGHT)
+        except BaseException as e:
+            errors.append(e)
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(len(xs))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors, errors[0]
