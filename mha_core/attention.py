@@ -148,6 +148,13 @@ def _split_heads_contiguous(x: Tensor, n_heads: int) -> Tensor:
     return x.view(bsz, length, n_heads, width // n_heads).transpose(1, 2).contiguous()
 
 
+def _project_heads(x: Tensor, w_heads: Tensor, b_heads: Tensor | None) -> Tensor:
+    """One sequence x (1, L, d_model) times each of n blocks w_heads (n, d_model, d_k), plus b_heads
+    (n, 1, d_k): (n, L, d_k), the same tokens through every block in one batched multiply."""
+    rows = x.expand(w_heads.shape[0], -1, -1)  # (n, L, d_model), no copy
+    return torch.bmm(rows, w_heads) if b_heads is None else torch.baddbmm(b_heads, rows, w_heads)
+
+
 def split_weight_columns(w: Tensor, n_heads: int) -> Tensor:
     """Fused (d_model, d_model) projection -> per-head (h, d_model, d_k): W_i = W[:, i*d_k:(i+1)*d_k]."""
     d_in, d_out = w.shape
@@ -345,7 +352,9 @@ class MultiHeadAttention(nn.Module):
         causal=True masks every key j > query i. A query whose keys are all masked gets weights 0 and
         therefore a head output of 0 (torch gives NaN there).
         formulation="per_head" computes each head with its own W_i (notes 000/001) instead of the
-        fused matrices split by reshape (notes 002/004); both give the same numbers.
+        fused matrices split by reshape (notes 002/004); both give the same numbers. (For speed, the fused
+        path multiplies a single sequence by the per-head column blocks of [W^Q | W^K | W^V] in one
+        batched call, which yields the split Q, K, V without the reshape's copy.)
         """
         cfg = self.config
         d, h = cfg.d_model, cfg.n_heads
@@ -386,10 +395,24 @@ class MultiHeadAttention(nn.Module):
         w_in, b_in = self.in_proj_weight, self.in_proj_bias  # [W^Q | W^K | W^V], [b^Q | b^K | b^V]
 
         if formulation == "fused":
-            if self_attention:  # one matrix multiply for all three
+            if bsz == 1:
+                # The 3h column blocks of [W^Q | W^K | W^V] are each head's W_i^Q, W_i^K, W_i^V (views, no
+                # copy). One batched multiply of the tokens with every block gives each head's Q_i, K_i, V_i
+                # already in head order, bias included: the numbers of X W followed by note 002's reshape,
+                # without the copy that reshape needs, and each core takes whole heads.
+                w_heads = split_weight_columns(w_in, 3 * h)  # (3h, d_model, d_k)
+                b_heads = None if b_in is None else b_in.view(3 * h, 1, d // h)
+                if self_attention:
+                    q, k, v = _project_heads(query, w_heads, b_heads).view(3, 1, h, len_q, d // h).unbind(0)
+                else:
+                    b_qkv = (None, None, None) if b_heads is None else b_heads.split(h)
+                    q, k, v = (
+                        _project_heads(x, w, b).view(1, h, x.shape[1], d // h)
+                        for x, w, b in zip((query, key, value), w_heads.split(h), b_qkv, strict=True)
+                    )
+            elif self_attention:  # several sequences: one wide multiply, then note 002's reshape (one copy)
                 qkv = _linear(query, w_in, b_in)  # (B, L, 3 d_model)
-                bsz, length = qkv.shape[:2]
-                qkv = qkv.view(bsz, length, 3, h, d // h).permute(2, 0, 3, 1, 4)  # (3, B, h, L, d_k)
+                qkv = qkv.view(bsz, len_q, 3, h, d // h).permute(2, 0, 3, 1, 4)  # (3, B, h, L, d_k)
                 q, k, v = qkv.contiguous().unbind(0)  # one copy; each (B, h, L, d_k), contiguous
             else:
                 w_qkv = w_in.split(d, dim=1)

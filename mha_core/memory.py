@@ -1,20 +1,23 @@
 """Memory for the trace's large (B, h, Lq, Lk) matrices.
 
 torch.nn.MultiheadAttention softmaxes its one L x L buffer in place; the trace keeps two (the scores and
-the weights), three with a mask. A matrix that large is fresh memory on every call: glibc's malloc serves
-any request of 32 MiB or more (its largest mmap threshold) with a new mapping, and the kernel then zeroes
-it one 4 KiB page at a time on first touch. At (B=4, L=512, h=12) one such matrix is 50 MB. On the
-project's 2-core machine a softmax of 32-64 MB into fresh 4 KiB pages took ~2.5x as long as into fresh
-huge pages, and ~4x as long as into memory already mapped.
+the weights), three with a mask. Matrices that large tend to be fresh memory on every call, which the
+kernel zeroes one 4 KiB page at a time on first touch: glibc's malloc serves any request of 32 MiB or more
+with a new mapping, and smaller ones come from a heap that is handed back to the kernel once enough of it
+is free, as it is when a trace goes. At (B=4, L=512, h=12) one matrix is 50 MB; at (1, 512, 768, 12) the
+trace's 12 MB matrices cost ~3000 page faults per call (torch's module: ~10). On the project's 2-core
+machine a softmax of 32-64 MB into fresh 4 KiB pages took ~2.5x as long as into fresh huge pages, and
+~4x as long as into memory already mapped.
 
-So for such a matrix (`wants_huge_pages`), `large_matrix` gives it an anonymous mapping of its own,
-marked MADV_HUGEPAGE: the kernel backs it with 2 MiB pages where it can (512 times fewer faults). When
-the last view of that tensor goes, the mapping is not unmapped but kept for the next matrix of the same
-byte size, up to POOL_MAX_BYTES in all (the longest unused go first). A repeated forward at the same
-size then writes into memory that is already mapped; without reuse, the first touches of fresh huge pages
-by two threads at once on a VM sometimes took twice as long. A mapping is only handed out again once no
-tensor uses it. `free_cached_memory()` unmaps what is kept. Below the threshold, off Linux, on another
-device, or when the mapping fails, the operation allocates as usual.
+So for such a matrix (`wants_huge_pages`: from 4 MiB), `large_matrix` gives it an anonymous mapping of
+its own, marked MADV_HUGEPAGE: the kernel backs it with 2 MiB pages where it can (512 times fewer faults).
+When the last view of that tensor goes, the mapping is not unmapped but kept for the next matrix of the
+same byte size, up to POOL_MAX_BYTES in all (the longest unused go first). A repeated forward at the same
+size then writes into memory that is already mapped (~13 faults per call at (1, 512, 768, 12)); without
+reuse, the first touches of fresh huge pages by two threads at once on a VM sometimes took twice as long.
+A mapping is only handed out again once no tensor uses it. `free_cached_memory()` unmaps what is kept.
+Below the threshold (where handing out pooled memory, ~6 us, costs more than malloc's ~1 us), off Linux,
+on another device, or when the mapping fails, the operation allocates as usual.
 """
 
 from __future__ import annotations
@@ -29,7 +32,7 @@ import weakref
 import torch
 from torch import Tensor
 
-HUGE_PAGE_MIN_BYTES = 32 << 20  # below this, malloc reuses freed memory and torch.empty is faster
+HUGE_PAGE_MIN_BYTES = 4 << 20  # below this malloc is faster than the pool, and its memory stays mapped
 POOL_MAX_BYTES = 256 << 20  # kept for reuse at most: two sets of (scores, weights) at (4, 512, 768, 12)
 _HUGE_PAGES = hasattr(mmap, "MADV_HUGEPAGE") and hasattr(mmap, "MAP_ANONYMOUS")
 

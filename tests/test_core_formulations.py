@@ -129,9 +129,12 @@ def test_matches_an_independent_per_head_computation(d_model: int, n_heads: int,
     torch.testing.assert_close(trace.output, expected_output, **TIGHT)
 
 
-def test_fused_projections_are_x_times_w() -> None:
+@pytest.mark.parametrize("shape", [(2, 5, 12), (1, 5, 12), (5, 12)], ids=["batch2", "batch1", "unbatched"])
+def test_fused_projections_are_x_times_w(shape: tuple[int, ...]) -> None:
+    """Several sequences go through one wide multiply, a single one through a batched per-head multiply:
+    both must be X W^Q + b^Q (and K, V) split into heads."""
     mha = random_module(12, 4)
-    x = randn(2, 5, 12)
+    x = randn(*shape)
     trace = mha(x)
     torch.testing.assert_close(trace.q_fused, x @ trace.w_q + trace.b_q, **TIGHT)
     torch.testing.assert_close(trace.k_fused, x @ trace.w_k + trace.b_k, **TIGHT)

@@ -24,7 +24,7 @@ LINUX_THP = sys.platform.startswith("linux") and hasattr(mmap, "MADV_HUGEPAGE")
 needs_thp = pytest.mark.skipif(not LINUX_THP, reason="madvise(MADV_HUGEPAGE) is Linux-only")
 TIGHT = {"rtol": 1e-10, "atol": 1e-12}
 
-# float64, B=1, h=2, L=1500: each (B, h, L, L) matrix is 36 MB, above the 32 MiB threshold
+# float64, B=1, h=2, L=1500: each (B, h, L, L) matrix is 36 MB, above the threshold (and above malloc's 32 MiB)
 D_MODEL, HEADS, LENGTH = 8, 2, 1500
 
 
