@@ -62,9 +62,10 @@ def large_matrix(shape: tuple[int, ...], dtype: torch.dtype) -> Tensor | None:
     if buffer is None:
         try:
             buffer = mmap.mmap(-1, nbytes, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
-            buffer.madvise(mmap.MADV_HUGEPAGE)
-        except (OSError, ValueError):  # no memory for a mapping, or a kernel without THP: the ordinary way
+        except (OSError, ValueError):  # no memory for a mapping: the ordinary way
             return None
+        with contextlib.suppress(OSError):  # a kernel built without THP: 4 KiB pages, still kept for reuse
+            buffer.madvise(mmap.MADV_HUGEPAGE)
     # The tensor holds this window on the mapping; when the tensor's last view goes, so does the window,
     # and only then does the mapping go back to the pool.
     window = (ctypes.c_byte * nbytes).from_buffer(buffer)

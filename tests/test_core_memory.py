@@ -228,3 +228,23 @@ def test_threads_sharing_the_pool_each_get_their_own_correct_trace() -> None:
     for t in threads:
         t.join()
     assert not errors, errors[0]
+
+
+@needs_thp
+def test_without_thp_in_the_kernel_the_memory_is_still_given_and_kept_for_reuse(monkeypatch) -> None:
+    class NoHugePages(mmap.mmap):
+        def madvise(self, *args: int) -> None:
+            raise OSError(22, "Invalid argument")  # what a kernel built without THP answers
+
+    fake = type("mmap_module", (), {name: getattr(mmap, name) for name in dir(mmap) if name.isupper()})
+    fake.mmap = NoHugePages
+    monkeypatch.setattr(memory, "mmap", fake)
+    shape = (HUGE_PAGE_MIN_BYTES // 4,)
+    t = large_matrix(shape, torch.float32)
+    assert t is not None and t.shape == shape
+    t.fill_(3.0)
+    assert t.sum().item() == 3.0 * shape[0]
+    assert "hg" not in mapping_of(t.data_ptr())[2]
+    address = t.data_ptr()
+    del t
+    assert large_matrix(shape, torch.float32).data_ptr() == address
