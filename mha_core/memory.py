@@ -37,7 +37,6 @@ POOL_MAX_BYTES = 256 << 20  # kept for reuse at most: two sets of (scores, weigh
 _HUGE_PAGES = hasattr(mmap, "MADV_HUGEPAGE") and hasattr(mmap, "MAP_ANONYMOUS")
 
 _free: list[tuple[int, mmap.mmap]] = []  # (byte size, mapping) that no tensor uses, oldest first
-_free_bytes = 0
 # Reentrant: a garbage collection inside a locked block may free a trace, whose finalizers lock again.
 _lock = threading.RLock()
 
@@ -50,14 +49,12 @@ def wants_huge_pages(shape: tuple[int, ...], dtype: torch.dtype, device: torch.d
 def large_matrix(shape: tuple[int, ...], dtype: torch.dtype) -> Tensor | None:
     """An uninitialised CPU tensor of this shape in huge-page memory, or None when no mapping can be made
     (the operation then allocates as usual). For matrices that `wants_huge_pages`."""
-    global _free_bytes
     nbytes = math.prod(shape) * dtype.itemsize
     buffer = None
     with _lock:
         for i in range(len(_free) - 1, -1, -1):  # the most recently freed of this size
             if _free[i][0] == nbytes:
                 buffer = _free.pop(i)[1]
-                _free_bytes -= nbytes
                 break
     if buffer is None:
         try:
@@ -76,32 +73,27 @@ def large_matrix(shape: tuple[int, ...], dtype: torch.dtype) -> Tensor | None:
 def _give_back(buffer: mmap.mmap, nbytes: int) -> None:
     """Keep a mapping no tensor uses any more for the next matrix of its size; to make room, the
     longest-unused mappings are unmapped (a mapping larger than the whole pool is unmapped itself)."""
-    global _free_bytes
     if nbytes > POOL_MAX_BYTES:
         return  # the last reference goes with this call, and the mapping with it
     with _lock:
         _free.append((nbytes, buffer))
-        _free_bytes += nbytes
         dropped = []
-        while _free_bytes > POOL_MAX_BYTES:
-            size, old = _free.pop(0)
-            _free_bytes -= size
-            dropped.append(old)
+        while cached_bytes() > POOL_MAX_BYTES:
+            dropped.append(_free.pop(0)[1])
     del dropped  # unmapped here, outside the lock
 
 
 def cached_bytes() -> int:
     """Bytes of huge-page memory kept for reuse (no tensor uses them)."""
-    return _free_bytes
+    with _lock:
+        return sum(size for size, _ in _free)
 
 
 def free_cached_memory() -> int:
     """Unmap every mapping kept for reuse; returns the bytes freed. Tensors in use are not touched."""
-    global _free_bytes
     with _lock:
-        freed, buffers = _free_bytes, [buffer for _, buffer in _free]
+        freed, buffers = cached_bytes(), [buffer for _, buffer in _free]
         _free.clear()
-        _free_bytes = 0
     for buffer in buffers:
         # No tensor uses it, so this unmaps now (BufferError: a window on it is still being torn down in
         # another thread; the mapping then goes with that window).
