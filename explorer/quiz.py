@@ -1,238 +1,108 @@
-"""Predict, then reveal: short exercises generated from one Scene. Pure Python, no streamlit, no translation.
+"""Predict, then reveal: a bank of question kinds drawn from the lecture notes and the current setting.
 
-Each Question carries plain values only: the page translates `quiz.<kind>.prompt` / `quiz.<kind>.explain`
-with `params` / `explain`, and shows the options with `option_text`. Every correct answer is read from the
-Scene (the numbers of the core), never recomputed here; options are shuffled with the seed.
+Public API (used by pages/quiz.py and by anything that sends questions elsewhere, e.g. a live class):
+
+    KINDS                                   every kind, in the order the page asks them
+    draw_question(kind, settings=None, scene=None, seed=0, lang="en") -> Question | None
+        one question of `kind` for this setting (give settings, a Scene, or both); None when the kind does
+        not fit the setting (a mask question without that mask, an argmax without a clear winner). The same
+        (kind, settings, seed) always gives the same question; different seeds give different ones.
+    make_questions(scene, seed, lang="en") -> list[Question]   one question per fitting kind
+    check_answer(question, answer) -> bool   answer: an option index (int or "2") or the typed text ("0.62",
+        "2 × 3", "１２８") / value (0.62, [2, 3])
+    feedback(question, answer) -> Msg | None  the explanation of that particular answer (a wrong option's own
+        explanation, or a known slip behind a typed value)
+    render(question, lang=None) -> dict       every text of the question translated (prompt, options with
+        their explanations, traps, explanation, the answer as text): what a phone shows
+    Question.to_dict() / Question.from_dict(d)  plain JSON (json.dumps works), e.g. for a room store
+
+A `Question` (explorer.quiz_model) holds: kind; prompt (`Msg`: i18n key + args, or a literal); answer_type
+"choice" | "number" | "shape"; answer (option index, float, or list of ints); tolerance (absolute, numbers);
+options (label `Msg` + explain `Msg` each); traps (typical wrong typed values, each with its explanation);
+explain (the general explanation shown after reveal); lang (the language it was drawn for; texts are
+translated only in `render`, so one question serves both languages). `question.ident` is a short stable id.
+
+Correct answers come from the formulas of the notes or from the Scene (the numbers of the core); the tests
+check every kind against an independent computation.
 """
 
 from __future__ import annotations
 
-import hashlib
+import math
 import random
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import Any
 
-import numpy as np
+import i18n
 
-from .pipeline import Scene
+from .pipeline import Scene, run_scene
+from .quiz_bank import MAKERS, keys_text, num, shape_text
+from .quiz_model import Msg, Option, Question, Trap, check_answer, feedback, parse_answer
+from .settings import Settings
 
 KINDS: tuple[str, ...] = (
-    "argmax", "row_sum", "mask_causal", "mask_padding", "d_k", "concat_shape", "params", "qk_mults",
+    "d_k", "shape", "params", "heads_params", "softmax_weight", "score_by_hand", "argmax", "mask_causal",
+    "mask_padding", "cross_shape", "qk_mults", "cost_scaling", "entropy_scaling", "permutation", "pe_wavelength",
+    "note001_entry", "note_error", "stacked_wq", "note002_shape",
 )  # fmt: skip
-N_OPTIONS = 4
-MAX_ROW_SHOWN = 12  # an explanation lists a whole weights row up to this many keys, else the largest ones
-TIE = 1e-3  # an argmax question needs a clear winner: top weight at least this much above the second
 
 
-@dataclass(frozen=True)
-class Question:
-    """One multiple-choice question. Options are plain values: str, int, or a tuple of key positions."""
-
-    kind: str
-    params: tuple[tuple[str, Any], ...]
-    options: tuple[Any, ...]
-    answer: int
-    explain: tuple[tuple[str, Any], ...] = ()
-
-    @property
-    def kwargs(self) -> dict[str, Any]:
-        return dict(self.params)
-
-    @property
-    def explain_kwargs(self) -> dict[str, Any]:
-        return dict(self.explain)
-
-    @property
-    def correct(self) -> Any:
-        return self.options[self.answer]
-
-    @property
-    def ident(self) -> str:
-        """A short stable id (widget keys): changes whenever the question or its options change."""
-        return hashlib.blake2b(repr(self).encode("utf-8"), digest_size=6).hexdigest()
-
-
-def shape_text(*dims: int) -> str:
-    return " × ".join(str(d) for d in dims)
-
-
-def keys_text(keys: Sequence[int], labels: Sequence[str]) -> str:
-    """A set of key positions as labels; runs of more than three neighbours are shortened to 'first … last'."""
-    runs: list[list[int]] = []
-    for j in sorted(keys):
-        if runs and j == runs[-1][-1] + 1:
-            runs[-1].append(j)
-        else:
-            runs.append([j])
-    parts = [f"{labels[r[0]]} … {labels[r[-1]]}" if len(r) > 3 else ", ".join(labels[j] for j in r) for r in runs]
-    return ", ".join(parts)
-
-
-def option_text(value: Any, kv_labels: Sequence[str]) -> str:
-    """How an option reads on screen (language-neutral): key sets as labels, integers with separators."""
-    if isinstance(value, tuple):
-        return keys_text(value, kv_labels)
-    if isinstance(value, int):
-        return f"{value:,}"
-    return str(value)
-
-
-def _choice(correct: Any, distractors: Sequence[Any], rng: random.Random) -> tuple[tuple[Any, ...], int] | None:
-    """Up to N_OPTIONS distinct options with the correct one at a seeded random place (None: too few)."""
-    wrong: list[Any] = []
-    for d in distractors:
-        if d != correct and d not in wrong:
-            wrong.append(d)
-    wrong = wrong[: N_OPTIONS - 1]
-    if not wrong:
+def draw_question(kind: str, settings: Settings | None = None, scene: Scene | None = None, seed: int = 0,
+                  lang: str = "en") -> Question | None:  # fmt: skip
+    """One question of `kind` (see KINDS) for this setting and seed; None if the kind does not fit it."""
+    if kind not in MAKERS:
+        raise KeyError(f"unknown quiz kind {kind!r}")
+    if scene is None:
+        if settings is None:
+            raise ValueError("draw_question needs settings or a scene")
+        scene = run_scene(settings)
+    # the setting is part of the seed, so an answer does not sit at the same place in every setting
+    rng = random.Random(f"{seed}:{kind}:{scene.settings!r}")
+    q = MAKERS[kind](scene, rng)
+    if q is None:
         return None
-    options = [correct, *wrong]
-    rng.shuffle(options)
-    return tuple(options), options.index(correct)
+    return Question(q.kind, q.prompt, q.answer_type, q.answer, q.explain, q.options, q.tolerance, q.traps,
+                    i18n.normalise_lang(lang))  # fmt: skip
 
 
-def _row_text(row: np.ndarray, labels: Sequence[str], masked: np.ndarray) -> str:
-    """A weights row as 'label weight' pairs; long rows show only the largest weights."""
-    order = range(len(row)) if len(row) <= MAX_ROW_SHOWN else sorted(np.argsort(-row, kind="stable")[:5])
-    parts = [f"{labels[j]} {'—' if masked[j] else f'{row[j]:.3f}'}" for j in order]
-    return ", ".join(parts) + ("" if len(row) <= MAX_ROW_SHOWN else ", …")
-
-
-def _argmax(sc: Scene, rng: random.Random) -> Question | None:
-    candidates = [(h, i) for h in range(sc.n_heads) for i in range(sc.len_q)]
-    rng.shuffle(candidates)
-    for h, i in candidates[:50]:
-        row = sc.weights[h, i]
-        order = np.argsort(-row, kind="stable")
-        if row[order[0]] <= 0 or (len(row) > 1 and row[order[0]] - row[order[1]] < TIE):
-            continue  # a fully masked row, or no clear winner
-        best = int(order[0])
-        others = [int(j) for j in order[1:3]] + rng.sample(range(sc.len_k), min(sc.len_k, 6))
-        picked = _choice(sc.kv_labels[best], [sc.kv_labels[j] for j in others], rng)
-        if picked is None:
-            return None
-        options, answer = picked
-        return Question(
-            "argmax", (("head", h + 1), ("query", sc.labels[i])), options, answer,
-            (("head", h + 1), ("query", sc.labels[i]), ("best", sc.kv_labels[best]), ("weight", f"{row[best]:.3f}"),
-             ("row", _row_text(row, sc.kv_labels, sc.mask[h, i]))),
-        )  # fmt: skip
-    return None
-
-
-def _row_sum(sc: Scene, rng: random.Random) -> Question | None:
-    h, i = rng.randrange(sc.n_heads), rng.randrange(sc.len_q)
-    row = sc.weights[h, i]
-    total = float(row.sum())
-    correct = "1" if total > 0.5 else "0"  # 0 only for a row whose keys are all masked
-    lk, dk = sc.len_k, sc.d_k
-    wrong = ["0", "1", str(lk), *([f"1/{lk}"] if lk > 1 else []), *([f"{dk**0.5:.2f}", str(dk)] if dk > 1 else [])]
-    picked = _choice(correct, wrong, rng)  # no wrong option may equal the answer as a number (1/1, 1.00)
-    if picked is None:
-        return None
-    options, answer = picked
-    return Question(
-        "row_sum", (("head", h + 1), ("query", sc.labels[i])), options, answer,
-        (("head", h + 1), ("query", sc.labels[i]), ("row", _row_text(row, sc.kv_labels, sc.mask[h, i])),
-         ("total", f"{total:.3f}")),
-    )  # fmt: skip
-
-
-def _mask(sc: Scene, rng: random.Random, mask: str) -> Question | None:
-    s = sc.settings
-    if s.mask != mask or not sc.mask.any():
-        return None
-    lk = sc.len_k
-    queries = [i for i in range(sc.len_q) if 0 < i < lk - 1] or list(range(sc.len_q))
-    i = rng.choice(queries)
-    visible = tuple(j for j in range(lk) if not sc.mask[0, i, j])
-    padded = tuple(j for j in range(lk) if sc.mask[0, i, j])
-    if mask == "causal":  # the usual slips: forgetting itself, looking ahead, no mask at all
-        distractors = [tuple(range(i)), tuple(range(i, lk)), tuple(range(lk)), tuple(range(i + 1, lk)), (i,)]
-    else:  # the usual slips: no mask at all, the padded keys themselves, a causal mask
-        distractors = [tuple(range(lk)), padded, tuple(range(i + 1)), (i,)]
-    picked = _choice(visible, [d for d in distractors if d], rng)
-    if picked is None or not visible:
-        return None
-    options, answer = picked
-    return Question(
-        f"mask_{mask}", (("query", sc.labels[i]),), options, answer,
-        (("query", sc.labels[i]), ("n_visible", len(visible)), ("len_k", lk),
-         ("keys", keys_text(visible, sc.kv_labels))),
-    )  # fmt: skip
-
-
-def _d_k(sc: Scene, rng: random.Random) -> Question | None:
-    d, h, dk = sc.d_model, sc.n_heads, sc.q.shape[-1]
-    distractors = [d, h, d * h, 64, max(dk // 2, 1), dk * 2, dk + 1]
-    picked = _choice(dk, distractors, rng)
-    if picked is None:
-        return None
-    options, answer = picked
-    return Question("d_k", (("d", d), ("h", h)), options, answer, (("d", d), ("h", h), ("dk", dk)))
-
-
-def _concat_shape(sc: Scene, rng: random.Random) -> Question | None:
-    lq, lk, d, h, dk = sc.len_q, sc.len_k, sc.d_model, sc.n_heads, sc.d_k
-    correct = shape_text(*sc.concat.shape)
-    distractors = [shape_text(lq, dk), shape_text(h, lq, dk), shape_text(lq, h * d), shape_text(lk, d),
-                   shape_text(d, lq), shape_text(lq, lk), shape_text(h, lq, d)]  # fmt: skip
-    picked = _choice(correct, distractors, rng)
-    if picked is None:
-        return None
-    options, answer = picked
-    return Question(
-        "concat_shape", (("L", lq), ("d", d), ("h", h)), options, answer,
-        (("L", lq), ("h", h), ("dk", dk), ("d", d), ("shape", correct)),
-    )  # fmt: skip
-
-
-def _params(sc: Scene, rng: random.Random) -> Question | None:
-    d, h = sc.d_model, sc.n_heads
-    correct = sc.params.weights
-    distractors = [3 * d * d, 4 * d * d + 4 * d, 4 * d * sc.d_k, 4 * d * d * h, 3 * d * sc.d_k, 2 * d * d]
-    picked = _choice(correct, distractors, rng)
-    if picked is None:
-        return None
-    options, answer = picked
-    return Question(
-        "params", (("d", d), ("h", h)), options, answer,
-        (("d", d), ("h", h), ("dk", sc.d_k), ("per", sc.params.w_q), ("total", correct)),
-    )  # fmt: skip
-
-
-def _qk_mults(sc: Scene, rng: random.Random) -> Question | None:
-    lq, lk, d, h, dk = sc.len_q, sc.len_k, sc.d_model, sc.n_heads, sc.d_k
-    correct = next(c.mults for c in sc.costs if c.step == "qk")
-    distractors = [lq * lk * dk, lq * lk * d * h, lq * lk, lq * lk * (d - 1), lq * lq * d, lk * lk * d, lq * d * d]
-    picked = _choice(correct, distractors, rng)
-    if picked is None:
-        return None
-    options, answer = picked
-    return Question(
-        "qk_mults", (("L", lq), ("Lk", lk), ("d", d), ("h", h)), options, answer,
-        (("L", lq), ("Lk", lk), ("d", d), ("h", h), ("dk", dk), ("per_head", lq * lk * dk), ("total", correct)),
-    )  # fmt: skip
-
-
-_MAKERS: dict[str, Callable[[Scene, random.Random], Question | None]] = {
-    "argmax": _argmax, "row_sum": _row_sum, "d_k": _d_k,
-    "mask_causal": lambda sc, rng: _mask(sc, rng, "causal"),
-    "mask_padding": lambda sc, rng: _mask(sc, rng, "padding"),
-    "concat_shape": _concat_shape, "params": _params, "qk_mults": _qk_mults,
-}  # fmt: skip
-
-
-def make_questions(scene: Scene, seed: int) -> list[Question]:
+def make_questions(scene: Scene, seed: int, lang: str = "en") -> list[Question]:
     """The questions that fit this setting, in the order of KINDS; the same scene and seed give the same list."""
-    questions = []
-    for kind in KINDS:
-        # the setting is part of the seed, so a kind's answer does not sit at the same place in every setting
-        q = _MAKERS[kind](scene, random.Random(f"{seed}:{kind}:{scene.settings!r}"))
-        if q is not None:
-            questions.append(q)
-    return questions
+    drawn = (draw_question(kind, scene=scene, seed=seed, lang=lang) for kind in KINDS)
+    return [q for q in drawn if q is not None]
 
 
-__all__ = ["KINDS", "Question", "keys_text", "make_questions", "option_text", "shape_text"]
+def text(msg: Msg, lang: str) -> str:
+    """A Msg in `lang` (a literal stays as it is); integers are written with thousands separators."""
+    if not msg.key:
+        return str(msg.args.get("text", ""))
+    args = {k: f"{v:,}" if isinstance(v, int) and not isinstance(v, bool) else v for k, v in msg.args.items()}
+    return i18n.t(msg.key, lang, **args)
+
+
+def answer_text(q: Question, lang: str = "en") -> str:
+    """The right answer as a student reads it: the option, the shape 'a × b', or the number to 3 digits."""
+    if q.answer_type == "choice":
+        return text(q.options[q.answer].label, lang)
+    if q.answer_type == "shape":
+        return shape_text(q.answer)
+    value = float(q.answer)
+    if value.is_integer() and q.tolerance < 1:
+        return f"{int(value):,}"
+    return num(value, min(3, max(0, math.ceil(-math.log10(q.tolerance))) + 1) if q.tolerance > 0 else 3)
+
+
+def render(q: Question, lang: str | None = None) -> dict[str, Any]:
+    """Every text of `q` in `lang` (default: the language it was drawn for), as plain JSON-ready values."""
+    lang = i18n.normalise_lang(lang or q.lang)
+    return {
+        "kind": q.kind, "ident": q.ident, "answer_type": q.answer_type, "prompt": text(q.prompt, lang),
+        "options": [{"label": text(o.label, lang), "explain": text(o.explain, lang)} for o in q.options],
+        "traps": [{"value": t.value, "explain": text(t.explain, lang)} for t in q.traps],
+        "answer": q.answer, "answer_text": answer_text(q, lang), "tolerance": q.tolerance,
+        "explain": text(q.explain, lang),
+    }  # fmt: skip
+
+
+__all__ = [
+    "KINDS", "Msg", "Option", "Question", "Trap", "answer_text", "check_answer", "draw_question", "feedback",
+    "keys_text", "make_questions", "parse_answer", "render", "shape_text", "text",
+]  # fmt: skip

@@ -1,76 +1,105 @@
-"""Predict, then reveal: short questions about the current setting (explorer.quiz), answered and checked one by one."""
+"""Predict, then reveal: the question bank (explorer.quiz) for the current setting; answers kept by ui.quiz_state."""
 
 import re
 
 import streamlit as st
 
-from explorer.quiz import Question, make_questions, option_text
+from explorer.quiz import Question, answer_text, check_answer, feedback, make_questions, parse_answer, text
+from ui import quiz_state
 from ui.context import get_context
 from ui.frame import outside_frame
 
 if outside_frame():
     st.stop()
 ctx = get_context()
-tr, sc, s = ctx.t, ctx.scene, ctx.settings
-SEED = "quiz_seed"
+tr, sc, s, lang = ctx.t, ctx.scene, ctx.settings, ctx.lang
 
 
-def md(text: object) -> str:
+def md(value: object) -> str:
     """Tokens are user text: keep markdown and LaTeX characters literal in labels and messages."""
-    return re.sub(r"([\\`*_{}\[\]()#+\-!|$<>~])", r"\\\1", str(text))
+    return re.sub(r"([\\`*_{}\[\]()#+\-!|$<>~^])", r"\\\1", str(value))
 
 
-def kwargs(values: dict) -> dict:
-    return {k: f"{v:,}" if isinstance(v, int) else md(v) for k, v in values.items()}
+def say(msg) -> str:
+    return md(text(msg, lang))
 
 
-def option(q: Question, n: int, shown: bool = False) -> str:
-    """An option's label; once revealed, the right one is bold and ticked."""
-    label = md(option_text(q.options[n], sc.kv_labels))
-    return f"**{label}** ✓" if shown and n == q.answer else label
+def _keep(store: dict, ident: str, key: str) -> None:
+    """A widget changed: copy its value into the quiz's own store (widget values die on a page switch)."""
+    store[ident] = {**store.get(ident, {}), "a": st.session_state.get(key)}
 
 
-def _new_questions() -> None:
-    st.session_state[SEED] = int(st.session_state.get(SEED, 0)) + 1
+def _reveal(store: dict, ident: str) -> None:
+    store[ident] = {**store.get(ident, {}), "r": True}
 
 
-def _reveal(key: str) -> None:
-    st.session_state[key] = True
+def ask(q: Question, key: str, given: object) -> None:
+    """The open question: options to pick, or a box to type a number or a shape into."""
+    if q.answer_type == "choice":
+        st.radio(
+            tr("quiz.question", n=n), range(len(q.options)), index=given if isinstance(given, int) else None, key=key,
+            label_visibility="collapsed", format_func=lambda i, q=q: say(q.options[i].label),
+            on_change=_keep, args=(current, q.ident, key),
+        )  # fmt: skip
+    else:
+        st.text_input(tr(f"quiz.type.{q.answer_type}"), value=quiz_state.clip(given), key=key, max_chars=40,
+                      on_change=_keep, args=(current, q.ident, key))  # fmt: skip
+        if q.answer_type == "number" and q.tolerance:
+            st.caption(tr("quiz.tolerance", tol=f"{q.tolerance:.2g}"))
+    st.button(tr("quiz.reveal"), key=f"{key}_reveal", icon=":material/visibility:", on_click=_reveal,
+              args=(current, q.ident))
+
+
+def revealed(q: Question, given: object) -> bool:
+    """The revealed question: options as plain text (readable on a projector), the verdict, the explanations."""
+    picked = parse_answer(q, given) if given not in (None, "") else None
+    right = picked is not None and check_answer(q, given)
+    answer = md(answer_text(q, lang))
+    if q.answer_type == "choice":
+        marks = {q.answer: "✅"} | ({picked: "❌"} if picked is not None and not right else {})
+        st.markdown("\n".join(f"- {marks.get(i, '▫️')} {'**' if i == q.answer else ''}{say(o.label)}"
+                              f"{'**' if i == q.answer else ''}" for i, o in enumerate(q.options)))  # fmt: skip
+    elif given not in (None, ""):
+        st.markdown(tr("quiz.your_answer", given=md(given)))
+    if given in (None, ""):
+        st.info(tr("quiz.no_pick", answer=answer), icon=":material/lightbulb:")
+    elif picked is None:
+        st.warning(tr("quiz.unreadable", given=md(given), what=tr(f"quiz.what.{q.answer_type}"), answer=answer))
+    elif right:
+        st.success(tr("quiz.right", answer=answer), icon=":material/check_circle:")
+    else:
+        st.error(tr("quiz.wrong", answer=answer), icon=":material/cancel:")
+    own = feedback(q, given) if picked is not None else None
+    if own is not None and not (q.answer_type == "choice" and right):
+        st.markdown(f"**{say(own)}**")
+    st.markdown(say(q.explain))
+    if q.answer_type == "choice":
+        with st.expander(tr("quiz.others")):
+            st.markdown("\n".join(f"- {say(o.label)}: {say(o.explain)}" for i, o in enumerate(q.options)
+                                  if i != q.answer))  # fmt: skip
+    return right
 
 
 st.title(tr("quiz.title"))
 st.markdown(tr("quiz.intro"))
 st.caption(tr("quiz.setting", L=sc.len_q, Lk=sc.len_k, d=s.d_model, h=s.n_heads, mask=tr(f"mask.{s.mask}")))
-seed = int(st.session_state.get(SEED, 0))
-questions = make_questions(sc, seed)
+seed = quiz_state.seed()
+questions = make_questions(sc, seed, lang)
+current = quiz_state.answers(questions)
+st.caption(tr("quiz.set", seed=seed))
 score = st.empty()
-right = revealed = 0
+right = shown = 0
 
 for n, q in enumerate(questions, start=1):
+    entry = current.get(q.ident, {})
     with st.container(border=True):
-        key = f"quiz_{seed}_{q.ident}"  # a new seed or a changed question starts unanswered
-        shown = bool(st.session_state.get(f"{key}_shown", False))
-        prompt = tr(f"quiz.{q.kind}.prompt", **kwargs(q.kwargs))
-        number = tr("quiz.question", n=n)
-        st.markdown(f"**{number}** · {prompt}")
-        picked = st.radio(
-            prompt, range(len(q.options)), index=None, key=key, disabled=shown, label_visibility="collapsed",
-            format_func=lambda i, q=q, shown=shown: option(q, i, shown),
-        )  # fmt: skip
-        if not shown:
-            st.button(tr("quiz.reveal"), key=f"{key}_reveal", icon=":material/visibility:", on_click=_reveal,
-                      args=(f"{key}_shown",))  # fmt: skip
-            continue
-        revealed += 1
-        answer = option(q, q.answer)
-        if picked is None:
-            st.info(tr("quiz.no_pick", answer=answer), icon=":material/lightbulb:")
-        elif picked == q.answer:
-            right += 1
-            st.success(tr("quiz.right", answer=answer), icon=":material/check_circle:")
+        st.markdown(f"**{tr('quiz.question', n=n)}** · {say(q.prompt)}")
+        if entry.get("r"):
+            shown += 1
+            right += revealed(q, entry.get("a"))
         else:
-            st.error(tr("quiz.wrong", answer=answer), icon=":material/cancel:")
-        st.markdown(tr(f"quiz.{q.kind}.explain", **kwargs(q.explain_kwargs)))
+            ask(q, f"quiz_{seed}_{q.ident}", entry.get("a"))
 
-score.caption(tr("quiz.score", revealed=revealed, total=len(questions), right=right))
-st.button(tr("quiz.new"), key="quiz_new", icon=":material/refresh:", on_click=_new_questions, type="primary")
+score.caption(tr("quiz.score", revealed=shown, total=len(questions), right=right))
+st.button(tr("quiz.new"), key="quiz_new", icon=":material/refresh:", on_click=quiz_state.new_set, type="primary")
+quiz_state.write_url(questions, current)

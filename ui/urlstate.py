@@ -13,6 +13,7 @@ import streamlit as st
 import i18n
 from explorer import LIMITS, MASKS, PRESETS, Settings, apply_preset
 from ui import sticky
+from ui.quiz_state import URL_PARAMS as QUIZ_PARAMS
 
 _LOADED = "_url_loaded"
 _REJECTED = "_url_rejected"
@@ -56,6 +57,8 @@ def check_params(params: dict[str, str]) -> tuple[dict[str, object], list[str]]:
         elif name in BOOLS:
             if value.lower() not in ("true", "false"):
                 rejected.append(name)
+        elif name in QUIZ_PARAMS:  # the quiz's set and answers: ui.quiz_state checks them where it reads them
+            continue
         elif name in TEXTS:
             if len(value) > LIMITS.max_chars:
                 rejected.append(name)
