@@ -46,8 +46,9 @@ def ask(q: Question, key: str, given: object) -> None:
                       on_change=_keep, args=(current, q.ident, key))  # fmt: skip
         if q.answer_type == "number" and q.tolerance:
             st.caption(tr("quiz.tolerance", tol=f"{q.tolerance:.2g}"))
-    st.button(tr("quiz.reveal"), key=f"{key}_reveal", icon=":material/visibility:", on_click=_reveal,
-              args=(current, q.ident))
+    st.button(
+        tr("quiz.reveal"), key=f"{key}_reveal", icon=":material/visibility:", on_click=_reveal, args=(current, q.ident)
+    )
 
 
 def revealed(q: Question, given: object) -> bool:

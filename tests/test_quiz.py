@@ -285,7 +285,7 @@ def test_argmax_is_asked_only_with_a_clear_winner():
 def test_worked_example_quiz_works_by_hand(drawn):
     """Every number a student is shown has at most two decimals (1 for the note's matrices), sizes are small,
     and the answer computed from the shown numbers is inside the tolerance (checked in `expected`)."""
-    sc, by_seed = drawn["worked"]
+    _, by_seed = drawn["worked"]
     kinds = set()
     for questions in by_seed.values():
         for q in questions:
@@ -319,7 +319,7 @@ def test_answers_are_checked_leniently_and_wrong_answers_explained():
 
 
 def test_questions_are_json_and_render_in_both_languages(drawn):
-    for sc, by_seed in drawn.values():
+    for _, by_seed in drawn.values():
         for q in by_seed[0]:
             back = Question.from_dict(json.loads(json.dumps(q.to_dict())))
             assert back == q and back.ident == q.ident
