@@ -85,9 +85,9 @@ def answer_text(q: Question, lang: str = "en") -> str:
     if q.answer_type == "shape":
         return shape_text(q.answer)
     value = float(q.answer)
-    if value.is_integer() and q.tolerance < 1:
+    if q.tolerance == 0 and value.is_integer():
         return f"{int(value):,}"
-    return num(value, min(3, max(0, math.ceil(-math.log10(q.tolerance))) + 1) if q.tolerance > 0 else 3)
+    return num(value, max(0, round(-math.log10(q.tolerance))) if q.tolerance > 0 else 3)
 
 
 def render(q: Question, lang: str | None = None) -> dict[str, Any]:

@@ -35,6 +35,11 @@ def num(x: float, digits: int = 2) -> str:
     return text.replace("-", "−")
 
 
+def factor(x: float, digits: int = 2) -> str:
+    """A number inside a product: negative ones in brackets, 0.5·(−0.2)."""
+    return f"({num(x, digits)})" if x < 0 else num(x, digits)
+
+
 def vec(values: Sequence[float], digits: int = 2) -> str:
     return "(" + ", ".join(num(v, digits) for v in values) + ")"
 
@@ -342,7 +347,7 @@ def score_by_hand(sc: Scene, rng: random.Random) -> Question:
         Trap(dot / dk, _m("score_by_hand", "trap_by_dk")),
         Trap(dot * math.sqrt(dk), _m("score_by_hand", "trap_times")),
     ]
-    products = " + ".join(f"{num(a)}·{num(b)}" for a, b in zip(q, k, strict=True))
+    products = " + ".join(f"{factor(a)}·{factor(b)}" for a, b in zip(q, k, strict=True))
     explain = _m("score_by_hand", "explain", products=products, dot=num(dot, 4), dk=dk, answer=num(answer, 3))
     prompt = _m("score_by_hand", prompt_key, q=vec(q), k=vec(k), dk=dk, **where)
     return _typed("score_by_hand", prompt, explain, answer, traps, 0.01)
@@ -355,7 +360,7 @@ def note001_entry(sc: Scene, rng: random.Random) -> Question:
     col = [w[c] for w in WORKED_EXAMPLE.w_q_heads[head - 1]]
     answer = sum(a * b for a, b in zip(row, col, strict=True))
     note = NOTE_Q[head][r][c]
-    products = " + ".join(f"{num(a, 1)}·{num(b, 1)}" for a, b in zip(row, col, strict=True))
+    products = " + ".join(f"{factor(a, 1)}·{factor(b, 1)}" for a, b in zip(row, col, strict=True))
     args = {"head": head, "r": r + 1, "c": c + 1, "row": vec(row, 1), "col": vec(col, 1), "note": num(note)}
     traps = [Trap(note, _m("note001_entry", "trap_note", note=num(note)))]
     explain = _m("note001_entry", "explain", products=products, answer=num(answer), **args)

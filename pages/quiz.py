@@ -42,7 +42,7 @@ def ask(q: Question, key: str, given: object) -> None:
             on_change=_keep, args=(current, q.ident, key),
         )  # fmt: skip
     else:
-        st.text_input(tr(f"quiz.type.{q.answer_type}"), value=quiz_state.clip(given), key=key, max_chars=40,
+        st.text_input(tr(f"quiz.type.{q.answer_type}"), value=quiz_state.clip(given), key=key, max_chars=40, width=360,
                       on_change=_keep, args=(current, q.ident, key))  # fmt: skip
         if q.answer_type == "number" and q.tolerance:
             st.caption(tr("quiz.tolerance", tol=f"{q.tolerance:.2g}"))
@@ -57,9 +57,14 @@ def revealed(q: Question, given: object) -> bool:
     right = picked is not None and check_answer(q, given)
     answer = md(answer_text(q, lang))
     if q.answer_type == "choice":
-        marks = {q.answer: "✅"} | ({picked: "❌"} if picked is not None and not right else {})
-        st.markdown("\n".join(f"- {marks.get(i, '▫️')} {'**' if i == q.answer else ''}{say(o.label)}"
-                              f"{'**' if i == q.answer else ''}" for i, o in enumerate(q.options)))  # fmt: skip
+        marks = {q.answer: ":green[:material/check_circle:]"}  # icons, not emoji: a projector PC may lack them
+        if picked is not None and not right:
+            marks[picked] = ":red[:material/cancel:]"
+        lines = []
+        for i, o in enumerate(q.options):
+            label = f"**{say(o.label)}**" if i == q.answer else say(o.label)
+            lines.append(f"- {marks.get(i, ':gray[:material/radio_button_unchecked:]')} {label}")
+        st.markdown("\n".join(lines))
     elif given not in (None, ""):
         st.markdown(tr("quiz.your_answer", given=md(given)))
     if given in (None, ""):

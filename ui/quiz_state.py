@@ -31,7 +31,7 @@ MAX_QA_CHARS = 600
 _STORE = "_quiz_answers"  # {fingerprint: {question ident: {"a": answer, "r": revealed}}}
 _SEED = "_quiz_seed"
 _URL_READ = "_quiz_url_read"
-_SAFE = re.compile(r"[0-9A-Za-z.,\-×*/()\[\] ]*")  # what a typed number or shape is made of (no separators)
+_SAFE = re.compile(r"[0-9A-Za-z.,+\-×*/()\[\] ]*")  # what a typed number or shape is made of (no separators)
 
 
 def seed() -> int:
