@@ -183,6 +183,7 @@ def qk_mults(sc: Scene, rng: random.Random) -> Question:
 
 
 _STEP = {"qk": "Q_i K_iᵀ", "av": "A_i V_i", "proj": "X W^Q"}
+_STEP_ALL = {"qk": "Q Kᵀ", "av": "A V", "proj": "X W^Q"}  # all heads at once
 
 
 def cost_scaling(sc: Scene, rng: random.Random) -> Question:
@@ -196,8 +197,9 @@ def cost_scaling(sc: Scene, rng: random.Random) -> Question:
         Trap(k**3, _m("cost_scaling", "trap_cube")),
         Trap(1, _m("cost_scaling", "trap_same")),
     ]
-    explain = _m("cost_scaling", f"explain_{step}_{grow}", k=k, answer=answer, step=_STEP[step])
-    return _typed("cost_scaling", _m("cost_scaling", f"prompt_{grow}", k=k, step=_STEP[step]), explain, answer, traps)
+    explain = _m("cost_scaling", f"explain_{step}_{grow}", k=k, answer=answer, step=_STEP_ALL[step])
+    prompt = _m("cost_scaling", f"prompt_{grow}", k=k, step=_STEP_ALL[step])
+    return _typed("cost_scaling", prompt, explain, answer, traps)
 
 
 def cross_shape(sc: Scene, rng: random.Random) -> Question:
