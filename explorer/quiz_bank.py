@@ -295,7 +295,12 @@ def heads_params(sc: Scene, rng: random.Random) -> Question:
 # ------------------------------------------------------------------ computed by hand
 def softmax_weight(sc: Scene, rng: random.Random) -> Question:
     """One softmax weight from shown (rounded) scaled scores: the scene's row when it has 2-4 visible keys."""
-    rows = [(h, i) for h in range(sc.n_heads) for i in range(sc.len_q) if 2 <= int((~sc.mask[h, i]).sum()) <= 4]
+    rows = [
+        (h, i)
+        for h in range(sc.n_heads)
+        for i in range(sc.len_q)
+        if 2 <= int((~sc.mask[h, i]).sum()) <= 4 and np.abs(sc.scores[h, i]).max() <= 10  # e^10: still by hand
+    ]
     if rows:
         h, i = rng.choice(rows)
         keys = [j for j in range(sc.len_k) if not sc.mask[h, i, j]]
@@ -460,6 +465,7 @@ def _mask(sc: Scene, rng: random.Random, mask: str) -> Question | None:
         }
     else:  # the usual slips: no mask at all, the padded keys themselves, a causal mask, only itself
         slips = {"all": tuple(range(lk)), "padded": padded, "causal": tuple(range(min(i + 1, lk))), "self": (i,)}
+    slips = {name: tuple(j for j in v if j < lk) for name, v in slips.items()}  # cross-attention: fewer keys
     args = {"query": sc.labels[i], "n_visible": len(visible), "len_k": lk, "keys": keys_text(visible, sc.kv_labels)}
     right = Option(_lit(keys_text(visible, sc.kv_labels)), _m(kind, "why_right", **args))
     wrong = [

@@ -12,9 +12,11 @@ import re
 import numpy as np
 import pytest
 import torch
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import i18n
-from explorer import Settings, apply_preset, run_scene
+from explorer import Settings, apply_preset, run_scene, validate
 from explorer.quiz import (
     KINDS,
     Question,
@@ -300,6 +302,25 @@ def test_worked_example_quiz_works_by_hand(drawn):
     assert {"softmax_weight", "score_by_hand", "note001_entry"} <= kinds
     sm = [q for qs in by_seed.values() for q in qs if q.kind == "softmax_weight"]
     assert all("head" in q.prompt.args for q in sm)  # the worked example's own scores, two keys
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    text=st.text(min_size=1, max_size=40), d_model=st.sampled_from([1, 2, 4, 8, 16]), n_heads=st.sampled_from([1, 2]),
+    mask=st.sampled_from(["none", "causal", "padding"]), cross=st.booleans(), scale=st.booleans(),
+    padded=st.lists(st.integers(0, 6), max_size=7), big=st.sampled_from([0.0, 1e4, -1e4]), seed=st.integers(0, 99),
+)  # fmt: skip
+def test_any_valid_setting_gives_questions_that_render(text, d_model, n_heads, mask, cross, scale, padded, big, seed):
+    s = Settings(preset="custom", text=text, text_kv="a b", d_model=d_model, n_heads=n_heads, mask=mask, cross=cross,
+                 scale=scale, padded=tuple(padded), x_edits=((0, 0, big),) if big else ())  # fmt: skip
+    if validate(s):
+        return
+    for q in make_questions(run_scene(s), seed):
+        if q.answer_type == "number":
+            assert math.isfinite(q.answer) and check_answer(q, q.answer)
+        assert Question.from_dict(json.loads(json.dumps(q.to_dict()))) == q
+        for lang in i18n.LANGS:
+            render(q, lang)
 
 
 def test_answers_are_checked_leniently_and_wrong_answers_explained():
