@@ -117,6 +117,15 @@ def permutation_outcome(case: str, n: int, a: int, b: int) -> str:
     return "only_ab" if torch.allclose(y2[others], y[others], atol=1e-5) else "other"
 
 
+def listed(keys: list[int], labels) -> str:
+    """Key labels as the options print them: a run of more than three neighbours as 'first … last'."""
+    groups: list[list[int]] = []
+    for j in keys:
+        (groups[-1].append(j) if groups and groups[-1][-1] == j - 1 else groups.append([j]))
+    return ", ".join(f"{labels[g[0]]} … {labels[g[-1]]}" if len(g) > 3 else ", ".join(labels[j] for j in g)
+                     for g in groups)  # fmt: skip
+
+
 def expected(q: Question, sc) -> object:
     """The right answer of `q`, computed here from the prompt's numbers, the Scene's arrays or torch."""
     p = q.prompt.args
@@ -163,11 +172,10 @@ def expected(q: Question, sc) -> object:
         top = np.sort(row)[::-1]
         assert top[0] - top[1] >= 0.15  # a clear winner, or the question is not asked
         return sc.kv_labels[int(np.argmax(row))]
-    if q.kind == "mask_causal":
+    if q.kind in ("mask_causal", "mask_padding"):
         i = sc.labels.index(p["query"])
-        return ", ".join(sc.kv_labels[j] for j in range(Lk) if j <= i) if i <= 2 else None
-    if q.kind == "mask_padding":
-        return None
+        hidden = {j for j in range(Lk) if j > i} if q.kind == "mask_causal" else set(sc.settings.padded)
+        return listed([j for j in range(Lk) if j not in hidden], sc.kv_labels)
     if q.kind == "cross_shape":
         layer = torch.nn.MultiheadAttention(8, 2)
         _, w = layer(torch.randn(p["Lq"], 8), torch.randn(p["Lk"], 8), torch.randn(p["Lk"], 8),
@@ -234,7 +242,7 @@ def test_every_answer_matches_an_independent_computation(drawn, name):
             elif q.answer_type == "shape":
                 assert q.answer == right, (q.kind, q.answer, right)
                 assert check_answer(q, " × ".join(map(str, right))) and check_answer(q, "x".join(map(str, right)))
-            elif q.kind in ("argmax", "mask_causal") and right is not None:
+            elif q.kind in ("argmax", "mask_causal", "mask_padding"):
                 assert q.options[q.answer].label.args["text"] == right
             elif right is not None:
                 assert q.answer == right, (q.kind, q.answer, right)
