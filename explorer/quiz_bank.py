@@ -265,11 +265,11 @@ def heads_params(sc: Scene, rng: random.Random) -> Question:
     fixed = rng.choice(["d", "dk"])
     h1, h2 = rng.choice([(1, 8), (8, 16), (4, 8), (2, 8), (8, 2), (12, 4)])
     if fixed == "d":
-        d = rng.choice([768, 384, 192, 960])  # divisible by every h below
+        d = rng.choice([48, 96] if _by_hand(sc) else [768, 384, 192, 960])  # divisible by every h below
         p1 = p2 = 4 * d * d
         args: dict[str, object] = {"d": d}
     else:
-        dk = rng.choice([64, 32, 16])
+        dk = rng.choice([2, 4, 8] if _by_hand(sc) else [64, 32, 16])
         p1, p2 = 4 * (h1 * dk) ** 2, 4 * (h2 * dk) ** 2
         args = {"dk": dk}
     r = h2 / h1
