@@ -18,9 +18,14 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "当前设置：L = {L} 个查询词元，L_k = {Lk} 个键词元，d_model = {d}，h = {h}，掩蔽：{mask}。",
     },
     "quiz.set": {
-        "en": "Question set {seed}. The link in the address bar carries it: a class that opens the same link gets "
-        "the same questions.",
-        "zh": "题组 {seed}。地址栏中的链接带有题组编号：打开同一链接的全班同学会得到相同的题目。",
+        "en": "Question set {seed}. The link carries it: a class that opens the same link gets the same questions. "
+        "The address bar also carries your answers (a reload keeps them): share the class link below instead.",
+        "zh": "题组 {seed}。链接带有题组编号：打开同一链接的全班同学会得到相同的题目。地址栏还带有你的答案（刷新后仍保留）："
+        "请分享下面的班级链接。",
+    },
+    "quiz.class_link": {
+        "en": "Link for the class: these questions, without your answers",
+        "zh": "给全班的链接：相同的题目，不含你的答案",
     },
     "quiz.new": {"en": "New questions", "zh": "换一组题"},
     "quiz.question": {"en": "Question {n}", "zh": "第 {n} 题"},

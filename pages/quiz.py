@@ -93,6 +93,8 @@ seed = quiz_state.seed()
 questions = make_questions(sc, seed, lang)
 current = quiz_state.answers(questions)
 st.caption(tr("quiz.set", seed=seed))
+with st.expander(tr("quiz.class_link"), icon=":material/link:"):
+    st.code(quiz_state.class_link(), language=None, wrap_lines=True)
 score = st.empty()
 right = shown = 0
 

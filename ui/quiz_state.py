@@ -19,6 +19,7 @@ import re
 import unicodedata
 from collections.abc import Sequence
 from typing import Any
+from urllib.parse import urlencode
 
 import streamlit as st
 
@@ -115,6 +116,14 @@ def write_url(questions: Sequence[Question], current: dict[str, dict[str, Any]])
         st.query_params[ANSWERS_PARAM] = qa
     elif not qa and ANSWERS_PARAM in st.query_params:
         del st.query_params[ANSWERS_PARAM]
+
+
+def class_link() -> str:
+    """This page's link for the class: the setting and the question set, without this browser's answers
+    (`qa`) and without the projector's display options (copying the address bar would hand out the answers)."""
+    params = {k: st.query_params.get(k) for k in st.query_params if k not in (ANSWERS_PARAM, "present", "large")}
+    params[SEED_PARAM] = str(seed())
+    return f"{st.context.url or ''}?{urlencode(params)}"
 
 
 def clip(text: Any) -> str:
