@@ -94,7 +94,7 @@ questions = make_questions(sc, seed, lang)
 current = quiz_state.answers(questions)
 st.caption(tr("quiz.set", seed=seed))
 with st.expander(tr("quiz.class_link"), icon=":material/link:"):
-    st.code(quiz_state.class_link(), language=None, wrap_lines=True)
+    st.code(quiz_state.class_link(lang), language=None, wrap_lines=True)
 score = st.empty()
 right = shown = 0
 

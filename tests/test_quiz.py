@@ -423,7 +423,7 @@ def test_answers_survive_a_page_switch_and_a_reload(make_app):
     link = dict(at.query_params)
     assert link["quiz"] == "0" and "qa" in link and len(link["qa"]) < 600
     class_link = next(c.value for c in at.code if "quiz=" in c.value)  # what the teacher hands out
-    assert "quiz=0" in class_link and "qa=" not in class_link
+    assert "quiz=0" in class_link and "lang=en" in class_link and "qa=" not in class_link
 
     fresh = open_quiz(make_app, query=link)  # a reload: a new session, the same URL
     same_state(fresh)

@@ -118,11 +118,11 @@ def write_url(questions: Sequence[Question], current: dict[str, dict[str, Any]])
         del st.query_params[ANSWERS_PARAM]
 
 
-def class_link() -> str:
-    """This page's link for the class: the setting and the question set, without this browser's answers
-    (`qa`) and without the projector's display options (copying the address bar would hand out the answers)."""
+def class_link(lang: str) -> str:
+    """This page's link for the class: the setting, the question set and the teacher's language, without this
+    browser's answers (`qa`) or the projector's display options (the address bar would hand out the answers)."""
     params = {k: st.query_params.get(k) for k in st.query_params if k not in (ANSWERS_PARAM, "present", "large")}
-    params[SEED_PARAM] = str(seed())
+    params[SEED_PARAM], params["lang"] = str(seed()), lang
     return f"{st.context.url or ''}?{urlencode(params)}"
 
 
