@@ -141,7 +141,7 @@ def _row_sum(sc: Scene, rng: random.Random) -> Question | None:
 
 def _mask(sc: Scene, rng: random.Random, mask: str) -> Question | None:
     s = sc.settings
-    if s.mask != mask or not sc.mask.any():
+    if s.mask not in ((mask, "chosen") if mask == "padding" else (mask,)) or not sc.mask.any():
         return None
     lk = sc.len_k
     queries = [i for i in range(sc.len_q) if 0 < i < lk - 1] or list(range(sc.len_q))
