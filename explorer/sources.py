@@ -107,4 +107,17 @@ def is_flat(weights: np.ndarray, mask: np.ndarray) -> bool:
     return top > 0 and top < FLAT_RATIO * uniform
 
 
-__all__ = ["PAD", "BatchInputs", "batch_inputs", "flatness", "is_flat", "real_available", "real_module"]
+
+
+
+def real_tokens(text: str) -> list[str]:
+    """The real tokenizer's wordpieces of `text` as the pages show them (cut to LIMITS.max_tokens, [SEP] kept,
+    as pretrained.encoder.layer_input cuts them)."""
+    from pretrained.loading import load_model
+
+    _, tokens = load_model().tokenize(text)
+    limit = LIMITS.max_tokens
+    return tokens if len(tokens) <= limit else tokens[: limit - 1] + tokens[-1:]
+
+
+__all__ = ["PAD", "BatchInputs", "batch_inputs", "flatness", "is_flat", "real_available", "real_module", "real_tokens"]

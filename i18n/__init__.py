@@ -9,7 +9,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from . import catalog_app, catalog_classroom, catalog_figures, catalog_pretrained, catalog_training, catalog_why
+from . import (
+    catalog_app,
+    catalog_classroom,
+    catalog_figures,
+    catalog_pretrained,
+    catalog_realw,
+    catalog_training,
+    catalog_why,
+)
 
 LANGS: tuple[str, ...] = ("en", "zh")
 LANG_NAMES = {"en": "English", "zh": "简体中文"}
@@ -17,7 +25,7 @@ DEFAULT_LANG = "en"
 
 _CATALOGUES = (
     catalog_app.STRINGS, catalog_figures.STRINGS, catalog_training.STRINGS, catalog_classroom.STRINGS,
-    catalog_pretrained.STRINGS, catalog_why.STRINGS,
+    catalog_pretrained.STRINGS, catalog_why.STRINGS, catalog_realw.STRINGS,
 )
 
 
