@@ -22,10 +22,10 @@ SETTINGS = {
     "worked": apply_preset(Settings(), "worked"),
     "paper": apply_preset(Settings(), "paper"),
     "causal": dataclasses.replace(SMALL, mask="causal"),
-    "padding": dataclasses.replace(SMALL, mask="padding", padded=(1, 4)),
+    "chosen": dataclasses.replace(SMALL, mask="chosen", padded=(1, 4)),
     "cross": dataclasses.replace(SMALL, cross=True, text_kv="Le chat dort sur le tapis rouge ."),
     "cross_causal": dataclasses.replace(SMALL, cross=True, text_kv="a b c d e f g h", mask="causal"),
-    "cross_padding": dataclasses.replace(SMALL, cross=True, text_kv="a b c", mask="padding", padded=(0,)),
+    "cross_chosen": dataclasses.replace(SMALL, cross=True, text_kv="a b c", mask="chosen", padded=(0,)),
     "one_head": dataclasses.replace(SMALL, n_heads=1),
     "unscaled": dataclasses.replace(SMALL, scale=False, seed=7),
     "one_token": dataclasses.replace(SMALL, text="hello"),
@@ -91,7 +91,7 @@ def test_questions_fit_the_setting(generated, name):
     kinds = {q.kind for q in by_seed[0]}
     assert {"d_k", "concat_shape", "params", "qk_mults", "row_sum"} <= kinds
     assert ("mask_causal" in kinds) == (sc.settings.mask == "causal" and len(sc.tokens) > 1)
-    assert ("mask_padding" in kinds) == (sc.settings.mask == "padding")
+    assert ("mask_padding" in kinds) == (sc.settings.mask == "chosen")
     assert ("argmax" in kinds) == (len(sc.kv_tokens) > 1)
 
 
