@@ -19,7 +19,8 @@ ctx = get_context()
 tr, sc, s, style = ctx.t, ctx.scene, ctx.settings, ctx.style
 
 st.title(tr("inputs.title"))
-st.markdown(tr("inputs.intro"))
+if not s.real:  # the real layer's X is not a seeded embedding plus P: real_inputs_note says what it is
+    st.markdown(tr("inputs.intro"))
 real_inputs_note(ctx)
 
 st.subheader(tr("inputs.tokens", n=sc.len_q))

@@ -25,7 +25,8 @@ def test_pages_run_with_real_weights(make_app, page, lang):
     assert ctx.settings.real and (ctx.scene.d_model, ctx.scene.n_heads) == (384, 12)
     assert ctx.scene.tokens[0] == "[CLS]" and ctx.scene.tokens[-1] == "[SEP]"
     assert i18n.t("realw.fixed", lang, layer=1, d=384, h=12, dk=32) in texts(at)
-    assert at.sidebar.number_input(key="d_model").disabled and at.sidebar.number_input(key="n_heads").disabled
+    shown = [at.sidebar.number_input(key=k) for k in ("realw_d_model", "realw_n_heads")]
+    assert [(w.value, w.disabled) for w in shown] == [(384, True), (12, True)]
     assert i18n.t("realw.flat", lang, top=0, uniform=0)[:12] not in texts(at)
 
 
@@ -46,6 +47,16 @@ def test_layer_choice_reaches_the_scene(make_app):
     assert at.session_state["_ctx"].settings.layer == 4
     at.sidebar.number_input(key="layer").set_value(6).run()
     assert at.session_state["_ctx"].settings.layer == 6 and not at.exception
+
+
+def test_own_sizes_come_back_with_random_weights(make_app):
+    at = run_page(make_app, "heads", d_model=32, n_heads=4)
+    at.sidebar.selectbox(key="source").set_value("minilm").run()
+    assert at.session_state["_ctx"].scene.d_model == 384
+    at.sidebar.selectbox(key="source").set_value("random").run()
+    assert not at.exception
+    s = at.session_state["_ctx"].settings
+    assert (s.weight_source, s.d_model, s.n_heads) == ("random", 32, 4)
 
 
 def test_random_weights_say_the_map_is_flat_and_offer_the_real_head(make_app):

@@ -16,7 +16,7 @@ from figures.style import FigureStyle
 from ui import sticky, urlstate
 from ui.context import Context, set_context
 from ui.export import export_panel
-from ui.weight_source import pad_text_widget, real_sizes, sentence_tokens, source_widgets
+from ui.weight_source import fixed_size_widgets, pad_text_widget, real_sizes, sentence_tokens, source_widgets
 
 DEFAULTS = Settings()
 _LAST_GOOD = "_last_good_settings"
@@ -68,6 +68,20 @@ def _parse_edit_value(raw: object) -> float | str:
         return str(raw)[:20]
 
 
+def _size_widgets(tr, c1, c2, worked: bool) -> tuple[int, int]:
+    d_model = c1.number_input(
+        tr("sb.d_model"), 1, LIMITS.max_d_model, DEFAULTS.d_model, step=1, key="d_model",
+        disabled=worked, on_change=_to_custom, bind="query-params",
+        help=tr("sb.d_model_help", limit=LIMITS.max_d_model),
+    )  # fmt: skip
+    n_heads = c2.number_input(
+        tr("sb.n_heads"), 1, LIMITS.max_heads, DEFAULTS.n_heads, step=1, key="n_heads",
+        disabled=worked, on_change=_to_custom, bind="query-params",
+        help=tr("sb.n_heads_help", limit=LIMITS.max_heads),
+    )  # fmt: skip
+    return d_model, n_heads
+
+
 def read_settings(tr) -> tuple[Settings, list[Problem]]:
     """Draw the sidebar widgets and return the candidate settings and what is wrong with them."""
     sb = st.sidebar
@@ -90,16 +104,10 @@ def read_settings(tr) -> tuple[Settings, list[Problem]]:
     if cross and not worked and not real:
         text_kv = sb.text_input(tr("sb.text_kv"), value=DEFAULTS.text_kv, key="text_kv", bind="query-params")
     c1, c2 = sb.columns(2)
-    d_model = c1.number_input(
-        tr("sb.d_model"), 1, LIMITS.max_d_model, DEFAULTS.d_model, step=1, key="d_model",
-        disabled=worked or real, on_change=_to_custom, bind="query-params",
-        help=tr("sb.d_model_help", limit=LIMITS.max_d_model),
-    )  # fmt: skip
-    n_heads = c2.number_input(
-        tr("sb.n_heads"), 1, LIMITS.max_heads, DEFAULTS.n_heads, step=1, key="n_heads",
-        disabled=worked or real, on_change=_to_custom, bind="query-params",
-        help=tr("sb.n_heads_help", limit=LIMITS.max_heads),
-    )  # fmt: skip
+    if real:  # the model's own sizes, shown (not the user's d_model and h, which come back with random weights)
+        d_model, n_heads = fixed_size_widgets(tr, c1, c2)
+    else:
+        d_model, n_heads = _size_widgets(tr, c1, c2, worked)
     seed = sb.number_input(
         tr("sb.seed"), 0, LIMITS.max_seed, DEFAULTS.seed, step=1, key="seed", disabled=worked or real,
         help=tr("sb.seed_help"), bind="query-params",

@@ -35,17 +35,41 @@ def source_widgets(tr, worked: bool) -> tuple[str, int]:
         disabled=worked, on_change=sticky.remember, args=("source",), help=tr("realw.source_help"),
     )  # fmt: skip
     if source != "minilm" or worked:
+        _restore_sizes()
         return "random", DEFAULTS.layer
     reason = real_available()
     if reason is not None:
         sb.error(tr("realw.unavailable", detail=tr(f"realw.reason.{reason}"), command=INSTALL_COMMAND),
                  icon=":material/warning:")  # fmt: skip
+        _restore_sizes()
         return "random", DEFAULTS.layer
     layer = sb.number_input(tr("realw.layer"), 1, REAL_SIZES["layers"], DEFAULTS.layer, step=1, key="layer",
                             help=tr("realw.layer_help"), bind="query-params")  # fmt: skip
     d, h = REAL_SIZES["d_model"], REAL_SIZES["n_heads"]
     sb.caption(tr("realw.fixed", layer=int(layer), d=d, h=h, dk=d // h))
     return source, int(layer)
+
+
+_KEPT = "_realw_sizes"  # the user's d_model and h while the real model's are shown (their widgets are not drawn)
+
+
+def _restore_sizes() -> None:
+    kept = st.session_state.pop(_KEPT, None) or {}
+    for key, value in kept.items():
+        if key not in st.session_state:
+            st.session_state[key] = value
+
+
+def fixed_size_widgets(tr, c1, c2) -> tuple[int, int]:
+    """The real model's d_model and h in disabled inputs of their own; the user's sizes are kept for later."""
+    kept = st.session_state.setdefault(_KEPT, {})
+    for key in ("d_model", "n_heads"):
+        if key in st.session_state:
+            kept[key] = st.session_state[key]
+    d, h = REAL_SIZES["d_model"], REAL_SIZES["n_heads"]
+    c1.number_input(tr("sb.d_model"), value=d, key="realw_d_model", disabled=True)
+    c2.number_input(tr("sb.n_heads"), value=h, key="realw_n_heads", disabled=True)
+    return d, h
 
 
 def pad_text_widget(tr) -> str:
@@ -121,7 +145,7 @@ def batch_panel(ctx: Context) -> Scene:
     mask = sc.key_padding.astype(float)
     fig = memo_figure(("padb_mask", digest(mask), grid.tobytes(), ctx.lang, ctx.style), lambda: matrix_heatmap(
         mask, rows, [str(j) for j in range(length)], title=tr("padb.mask_title"), kind="weights", numbered=False,
-        row_title="B", col_title="L", value_name="mask", show_values=length <= 24, lang=ctx.lang, style=ctx.style,
+        row_title="B", col_title="L", value_name="mask", show_values=False, lang=ctx.lang, style=ctx.style,
     ))  # fmt: skip
     show(fig, key="padb_mask")
     show_table(pd.DataFrame(grid, index=rows))
