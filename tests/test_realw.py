@@ -178,3 +178,12 @@ def test_old_padding_links_and_files_map_to_chosen_tokens():
     assert settings_from_json(old)[0].mask == "chosen"
     s = dataclasses.replace(REAL, layer=5)
     assert settings_from_json(settings_to_json(s))[0] == s
+
+
+def test_quiz_asks_which_keys_a_padded_sentence_sees():
+    from explorer.quiz import make_questions
+
+    sc = run_scene(Settings(text="a b c", text_pad="a b c d e f", mask="padding"))
+    assert sc.tokens == ("a", "b", "c", "[PAD]", "[PAD]", "[PAD]")
+    q = next(q for q in make_questions(sc, 0) if q.kind == "mask_padding")
+    assert q.correct == (0, 1, 2)  # every real token, none of the [PAD] keys

@@ -112,6 +112,8 @@ def prev_head_panel(ctx: Context, sc: Scene) -> None:
     if not ctx.settings.real or sc.len_q < 3:
         return
     tr, layer = ctx.t, ctx.settings.layer
+    if sc.truncated:
+        st.warning(tr("realw.truncated", limit=len(sc.tokens)))
     scores = pattern_scores(np.where(sc.mask, 0.0, sc.weights))["previous"]  # (h,)
     head = int(np.nanargmax(scores)) + 1
     score = float(scores[head - 1])
