@@ -37,6 +37,12 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "The sentence has more than {limit} WordPiece tokens; it was cut to {limit}, keeping [SEP].",
         "zh": "该句子的 WordPiece 词元超过 {limit} 个，已截断为 {limit} 个（保留 [SEP]）。",
     },
+    "realw.unknown": {
+        "en": "{n} of the {L} tokens are [UNK]: the model's vocabulary is English (uncased WordPiece), so most "
+        "Chinese characters are unknown to it. Its heads still run, but an English sentence shows them better.",
+        "zh": "{L} 个词元中有 {n} 个是 [UNK]：该模型的词表是英文的（不区分大小写的 WordPiece），"
+        "大多数汉字它都不认识。注意力头照样计算，但用英文句子更能看出它们的作用。",
+    },
     # ---- pages: real heads and flat random maps
     "realw.flat": {
         "en": "These maps are nearly flat because the weights are random: a row's largest weight is {top:.2f} on "

@@ -107,3 +107,10 @@ def test_chosen_tokens_is_its_own_mask(make_app):
 
 def test_page_list_is_unchanged():
     assert {"inputs", "steps", "heads", "quiz"} <= set(PAGES)
+
+
+def test_real_weights_on_a_chinese_sentence_say_which_tokens_are_unknown(make_app):
+    at = run_page(make_app, "steps", source="minilm", preset="zh", text="小猫坐在垫子上，因为它累了。", lang="zh")
+    sc = at.session_state["_ctx"].scene
+    n = sc.tokens.count("[UNK]")
+    assert n > 0 and i18n.t("realw.unknown", "zh", n=n, L=sc.len_q) in [c.value for c in at.caption]

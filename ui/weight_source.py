@@ -112,8 +112,7 @@ def prev_head_panel(ctx: Context, sc: Scene) -> None:
     if not ctx.settings.real or sc.len_q < 3:
         return
     tr, layer = ctx.t, ctx.settings.layer
-    if sc.truncated:
-        st.warning(tr("realw.truncated", limit=len(sc.tokens)))
+    _real_token_notes(ctx, sc)
     scores = pattern_scores(np.where(sc.mask, 0.0, sc.weights))["previous"]  # (h,)
     head = int(np.nanargmax(scores)) + 1
     score = float(scores[head - 1])
@@ -166,5 +165,13 @@ def real_inputs_note(ctx: Context) -> None:
         first = s.layer == 1
         text = ctx.t("realw.inputs_first") if first else ctx.t("realw.inputs_real", layer=s.layer, before=s.layer - 1)
         st.info(text, icon=":material/neurology:")
+    _real_token_notes(ctx, sc)
+
+
+def _real_token_notes(ctx: Context, sc: Scene) -> None:
+    """What the real tokenizer did to the sentence: cut it, or did not know its characters."""
     if sc.truncated:
         st.warning(ctx.t("realw.truncated", limit=len(sc.tokens)))
+    unknown = sum(t == "[UNK]" for t in sc.tokens)
+    if ctx.settings.real and unknown:
+        st.caption(ctx.t("realw.unknown", n=unknown, L=len(sc.tokens)))
