@@ -98,10 +98,11 @@ def read_settings(tr) -> tuple[Settings, list[Problem]]:
     )  # fmt: skip
     source, layer = source_widgets(tr, worked)
     real = source == "minilm"
-    cross = sb.toggle(tr("sb.cross"), value=DEFAULTS.cross, key="cross", disabled=worked or real,
+    self_only = real or st.session_state.get("mask") == "padding"  # the real layer and the batch: self-attention
+    cross = sb.toggle(tr("sb.cross"), value=DEFAULTS.cross, key="cross", disabled=worked or self_only,
                       help=tr("sb.cross_help"), bind="query-params")  # fmt: skip
     text_kv = DEFAULTS.text_kv
-    if cross and not worked and not real:
+    if cross and not worked and not self_only:
         text_kv = sb.text_input(tr("sb.text_kv"), value=DEFAULTS.text_kv, key="text_kv", bind="query-params")
     c1, c2 = sb.columns(2)
     if real:  # the model's own sizes, shown (not the user's d_model and h, which come back with random weights)
