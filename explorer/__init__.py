@@ -3,13 +3,15 @@
 from .models import REAL_MODELS, model_rows
 from .pipeline import Scene, run_scene, shape_table
 from .presets import PRESETS, WORKED_EXAMPLE, apply_preset
-from .settings import LIMITS, MASKS, Problem, Settings, validate
+from .settings import LIMITS, MASKS, REAL_SIZES, WEIGHT_SOURCES, Problem, Settings, validate
 
 __all__ = [
     "LIMITS",
     "MASKS",
     "PRESETS",
     "REAL_MODELS",
+    "REAL_SIZES",
+    "WEIGHT_SOURCES",
     "WORKED_EXAMPLE",
     "Problem",
     "Scene",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, fields
 from functools import lru_cache
 
@@ -27,6 +28,7 @@ from mha_core import (
 
 from .presets import WORKED_EXAMPLE
 from .settings import LIMITS, Settings, validate
+from .sources import batch_inputs
 
 EMBEDDING_SEED = 0  # token embeddings stay fixed when the weight seed changes
 
@@ -80,6 +82,10 @@ class Scene:
     params: ParameterCount
     costs: tuple[StepCost, ...]
     scale_factor: float
+    # the padding batch (mask "padding"): each sentence's own Scene (with batch=()), this one is batch[0]
+    batch: tuple[Scene, ...] = ()
+    key_padding: np.ndarray | None = None  # (B, L) True at [PAD], with the batch
+    truncated: bool = False  # the real tokenizer's wordpieces were cut to LIMITS.max_tokens
 
     @property
     def n_heads(self) -> int:
@@ -165,6 +171,8 @@ def run_scene(s: Settings) -> Scene:
         raise ValueError(f"invalid settings: {[p.code for p in problems]}")
     if s.preset == "worked" and (s.d_model, s.n_heads) != (4, 2):
         raise ValueError("the worked example has d_model = 4 and h = 2")
+    if s.real or s.mask == "padding":
+        return _batch_scene(s)
     tokens, x, kv_tokens, x_kv = _inputs(s)
     x = _apply_edits(x, s.x_edits)
     if not s.cross:
@@ -176,7 +184,7 @@ def run_scene(s: Settings) -> Scene:
     x_kv_in = (x_kv + p_kv if s.add_pe else x_kv) if s.cross else x_in
     mha = _module(s)
     key_padding = None
-    if s.mask == "padding" and s.padded:
+    if s.mask == "chosen" and s.padded:
         key_padding = torch.zeros(len(kv_tokens), dtype=torch.bool)
         for i in s.padded:
             if i < len(kv_tokens):
@@ -188,28 +196,70 @@ def run_scene(s: Settings) -> Scene:
             key_padding_mask=key_padding,
             causal=s.mask == "causal",
         )
-        mask = trace.mask if trace.mask is not None else torch.zeros_like(trace.weights, dtype=torch.bool)
+    return _scene(s, tokens, kv_tokens, (x, p, x_in), (x_kv, p_kv, x_kv_in), trace, None)
+
+
+def _scene(s: Settings, tokens: list[str], kv_tokens: list[str], q_side: tuple, kv_side: tuple,
+           trace, b: int | None, **extra: object) -> Scene:  # fmt: skip
+    """The Scene of batch item b of `trace` (None: an unbatched trace). q_side / kv_side: (x, p, x_in)."""
+
+    def at(t: torch.Tensor) -> np.ndarray:
+        return _ro(t if b is None else t[b])
+
+    (x, p, x_in), (x_kv, p_kv, x_kv_in) = q_side, kv_side
+    d = s.d_model
+    mask = trace.mask if trace.mask is not None else torch.zeros_like(trace.weights, dtype=torch.bool)
+    weights = trace.weights if b is None else trace.weights[b]
+    head_outputs = trace.head_outputs if b is None else trace.head_outputs[b]
+    with torch.no_grad():
         return Scene(
             settings=s,
             tokens=tuple(tokens), kv_tokens=tuple(kv_tokens),
             labels=tuple(token_labels(tokens)), kv_labels=tuple(token_labels(kv_tokens)),
             x=_ro(x), p=_ro(p), x_in=_ro(x_in), x_kv=_ro(x_kv), p_kv=_ro(p_kv), x_kv_in=_ro(x_kv_in),
-            q=_ro(trace.q), k=_ro(trace.k), v=_ro(trace.v),
-            q_fused=_ro(trace.q_fused), k_fused=_ro(trace.k_fused), v_fused=_ro(trace.v_fused),
-            scores=_ro(trace.scores), masked_scores=_ro(trace.masked_scores), weights=_ro(trace.weights),
-            head_outputs=_ro(trace.head_outputs), concat=_ro(trace.concat), output=_ro(trace.output),
+            q=at(trace.q), k=at(trace.k), v=at(trace.v),
+            q_fused=at(trace.q_fused), k_fused=at(trace.k_fused), v_fused=at(trace.v_fused),
+            scores=at(trace.scores), masked_scores=at(trace.masked_scores), weights=at(trace.weights),
+            head_outputs=at(trace.head_outputs), concat=at(trace.concat), output=at(trace.output),
             w_q=_ro(trace.w_q), w_k=_ro(trace.w_k), w_v=_ro(trace.w_v), w_o=_ro(trace.w_o),
             w_q_heads=_ro(trace.w_q_heads), w_k_heads=_ro(trace.w_k_heads), w_v_heads=_ro(trace.w_v_heads),
             w_o_heads=_ro(trace.w_o_heads),
-            mask=_ro(mask),
-            entropy=_ro(softmax_entropy(trace.weights)),
-            head_sim=_ro(head_similarity(trace.head_outputs)),
+            mask=at(mask),
+            entropy=_ro(softmax_entropy(weights)),
+            head_sim=_ro(head_similarity(head_outputs)),
             pe_sim=_ro(positional_similarity(p)),
             pe_wavelengths=_ro(wavelengths(d, s.pe_base)),
-            params=parameter_count(d, s.n_heads, bias=False),
-            costs=tuple(operation_counts(len(tokens), d, s.n_heads, len_k=len(kv_tokens), scale=s.scale)),
+            params=parameter_count(d, s.n_heads, bias=s.real),
+            costs=tuple(operation_counts(len(tokens), d, s.n_heads, len_k=len(kv_tokens), bias=s.real,
+                                         scale=s.scale)),
             scale_factor=trace.scale_factor,
+            **extra,
         )  # fmt: skip
+
+
+def _batch_scene(s: Settings) -> Scene:
+    """The real layer (B = 1) or the padding batch (B = 2, random or real weights), as one batched trace."""
+    inp = batch_inputs(s, EMBEDDING_SEED)
+    x, x_in = inp.x, inp.x_in
+    if not s.real:
+        x = x.clone()
+        x[0] = _apply_edits(x[0], s.x_edits)
+        x_in = x + inp.p if s.add_pe else x
+    mha = inp.module if inp.module is not None else _module(s)
+    key_padding = inp.key_padding
+    if s.mask == "chosen" and s.padded:  # the free choice of masked keys, on the one real sentence
+        key_padding = torch.zeros(x.shape[:2], dtype=torch.bool)
+        key_padding[0, [i for i in s.padded if i < x.shape[1]]] = True
+    with torch.no_grad():
+        trace = mha(x_in, key_padding_mask=key_padding, causal=s.mask == "causal")
+    items = []
+    for b, tokens in enumerate(inp.tokens):
+        side = (x[b], inp.p, x_in[b])
+        items.append(_scene(s, list(tokens), list(tokens), side, side, trace, b, truncated=inp.truncated))
+    if s.mask != "padding":
+        return items[0]
+    padding = inp.key_padding if inp.key_padding is not None else torch.zeros(x.shape[:2], dtype=torch.bool)
+    return dataclasses.replace(items[0], batch=tuple(items), key_padding=_ro(padding))
 
 
 def shape_table(s: Settings, len_q: int, len_k: int, batch: int = 1) -> list[tuple[str, str, str]]:

@@ -46,6 +46,9 @@ KINDS: tuple[str, ...] = (
 )  # fmt: skip
 
 
+VARIETY = 6  # the questions of one kind cycle after this many seeds (fewer where a setting allows fewer)
+
+
 def draw_question(kind: str, settings: Settings | None = None, scene: Scene | None = None, seed: int = 0,
                   lang: str = "en") -> Question | None:  # fmt: skip
     """One question of `kind` (see KINDS) for this setting and seed; None if the kind does not fit it."""
@@ -55,11 +58,21 @@ def draw_question(kind: str, settings: Settings | None = None, scene: Scene | No
         if settings is None:
             raise ValueError("draw_question needs settings or a scene")
         scene = run_scene(settings)
-    # the setting is part of the seed, so an answer does not sit at the same place in every setting
-    rng = random.Random(f"{seed}:{kind}:{scene.settings!r}")
-    q = MAKERS[kind](scene, rng)
-    if q is None:
+    # One stream of draws per kind and setting (the setting is in the seed, so an answer does not sit at the same
+    # place in every setting); seed s takes the s-th distinct question of that stream, so neighbouring seeds never
+    # repeat a question where the setting allows another, even when a kind has only a few to choose from.
+    rng = random.Random(f"{kind}:{scene.settings!r}")
+    distinct: dict[str, Question] = {}
+    want = seed % VARIETY
+    for _ in range(3 * VARIETY):
+        drawn = MAKERS[kind](scene, rng)
+        if drawn is not None:
+            distinct.setdefault(drawn.ident, drawn)
+            if len(distinct) > want:
+                break
+    if not distinct:
         return None
+    q = list(distinct.values())[want % len(distinct)]
     return Question(q.kind, q.prompt, q.answer_type, q.answer, q.explain, q.options, q.tolerance, q.traps,
                     i18n.normalise_lang(lang))  # fmt: skip
 

@@ -445,7 +445,8 @@ def pe_wavelength(sc: Scene, rng: random.Random) -> Question:
 
 # ------------------------------------------------------------------ this setting's mask and weights
 def _mask(sc: Scene, rng: random.Random, mask: str) -> Question | None:
-    if sc.settings.mask != mask or not sc.mask.any():
+    # the padding kind asks about masked keys: the padding batch's [PAD] keys, or keys chosen one by one
+    if sc.settings.mask not in ((mask, "chosen") if mask == "padding" else (mask,)) or not sc.mask.any():
         return None
     lk = sc.len_k
     queries = [i for i in range(sc.len_q) if 0 < i < lk - 1] or list(range(sc.len_q))

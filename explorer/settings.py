@@ -8,7 +8,9 @@ from typing import Any
 
 from mha_core import nearest_valid_d_model, nearest_valid_heads, tokenize
 
-MASKS: tuple[str, ...] = ("none", "causal", "padding")
+MASKS: tuple[str, ...] = ("none", "causal", "padding", "chosen")  # padding: a batch of two; chosen: picked keys
+WEIGHT_SOURCES: tuple[str, ...] = ("random", "minilm")  # seeded random, or all-MiniLM-L6-v2's layer `layer`
+REAL_SIZES = {"d_model": 384, "n_heads": 12, "layers": 6}  # all-MiniLM-L6-v2: fixed while its weights are used
 MATRIX_NAMES: tuple[str, ...] = ("w_q", "w_k", "w_v", "w_o")
 
 
@@ -47,6 +49,13 @@ class Settings:
     pe_base: float = 10000.0
     x_edits: tuple[tuple[int, int, float], ...] = field(default=())
     w_edits: tuple[tuple[str, int, int, float], ...] = field(default=())
+    weight_source: str = "random"
+    layer: int = 1  # 1-based encoder layer of the real model (weight_source "minilm")
+    text_pad: str = "The dog slept ."  # the second sentence of the padding batch (mask "padding")
+
+    @property
+    def real(self) -> bool:
+        return self.weight_source == "minilm"
 
     @property
     def d_k(self) -> int:
@@ -90,6 +99,20 @@ def _check_text(text: Any, which: str) -> list[Problem]:
     return []
 
 
+def _check_source(s: Settings) -> list[Problem]:
+    """The real model's weights fix its sizes and serve self-attention on a sentence (not the worked example)."""
+    if s.weight_source not in WEIGHT_SOURCES:
+        return [_problem("bad_choice", name="weight_source", value=str(s.weight_source)[:20])]
+    if not _is_int(s.layer) or not 1 <= s.layer <= REAL_SIZES["layers"]:
+        return [_problem("out_of_range", name="layer", value=str(s.layer)[:20], low=1, high=REAL_SIZES["layers"])]
+    if s.mask == "padding" and (s.cross or s.preset == "worked"):
+        return [_problem("padding_batch")]
+    if s.real and ((s.d_model, s.n_heads) != (REAL_SIZES["d_model"], REAL_SIZES["n_heads"]) or s.cross
+                   or s.preset == "worked" or s.x_edits or s.w_edits):  # fmt: skip
+        return [_problem("real_fixed", d_model=REAL_SIZES["d_model"], n_heads=REAL_SIZES["n_heads"])]
+    return []
+
+
 def validate(s: Settings) -> list[Problem]:
     """Every problem with `s` (empty list: valid). The single place that decides what is allowed."""
     problems: list[Problem] = []
@@ -97,6 +120,8 @@ def validate(s: Settings) -> list[Problem]:
         problems += _check_text(s.text, "query")
         if s.cross:
             problems += _check_text(s.text_kv, "key_value")
+        if s.mask == "padding":
+            problems += _check_text(s.text_pad, "second")
     sizes_ok = True
     for name, value, hi in (("d_model", s.d_model, LIMITS.max_d_model), ("n_heads", s.n_heads, LIMITS.max_heads)):
         if not _is_int(value) or not 1 <= value <= hi:
@@ -130,6 +155,7 @@ def validate(s: Settings) -> list[Problem]:
             problems.append(_problem("not_finite", value=str(value)[:20]))
         elif abs(value) > LIMITS.max_abs_value:
             problems.append(_problem("too_large_value", value=f"{value:.3g}", limit=f"{LIMITS.max_abs_value:g}"))
+    problems += _check_source(s)
     for edit in s.w_edits:
         if edit[0] not in MATRIX_NAMES:
             problems.append(_problem("bad_choice", name="matrix", value=str(edit[0])[:20]))

@@ -20,6 +20,7 @@ MAX_BYTES = 64 * 1024
 FIELDS: dict[str, type] = {
     "preset": str, "text": str, "cross": bool, "text_kv": str, "d_model": int, "n_heads": int,
     "seed": int, "scale": bool, "mask": str, "padded": list, "add_pe": bool,
+    "weight_source": str, "layer": int, "text_pad": str,
 }  # fmt: skip
 
 
@@ -84,6 +85,8 @@ def settings_from_json(raw: bytes | str) -> tuple[Settings, str | None]:
         values[name] = value
     if values.get("preset", "en") not in PRESETS:
         raise SettingsFileError("bad_field", field="preset")
+    if values.get("mask") == "padding" and values.get("padded"):  # a file from before the padding batch
+        values["mask"] = "chosen"
     if values.get("mask", "none") not in MASKS:
         raise SettingsFileError("bad_field", field="mask")
     lang = data.get("lang")

@@ -6,27 +6,20 @@ both languages of a string sit side by side and a missing one is easy to see (te
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
 from collections.abc import Callable
 from typing import Any
-
-from . import (
-    catalog_app,
-    catalog_classroom,
-    catalog_figures,
-    catalog_pretrained,
-    catalog_quiz,
-    catalog_training,
-    catalog_why,
-)
 
 LANGS: tuple[str, ...] = ("en", "zh")
 LANG_NAMES = {"en": "English", "zh": "简体中文"}
 DEFAULT_LANG = "en"
 
-_CATALOGUES = (
-    catalog_app.STRINGS, catalog_figures.STRINGS, catalog_training.STRINGS, catalog_classroom.STRINGS,
-    catalog_pretrained.STRINGS, catalog_why.STRINGS, catalog_quiz.STRINGS,
+# Every `catalog_*.py` module of this package is a catalogue: adding an area of the app adds a file, nothing here.
+CATALOGUE_MODULES: tuple[str, ...] = tuple(
+    sorted(m.name for m in pkgutil.iter_modules(__path__) if m.name.startswith("catalog_"))
 )
+_CATALOGUES = tuple(importlib.import_module(f"{__name__}.{name}").STRINGS for name in CATALOGUE_MODULES)
 
 
 def _merge() -> dict[str, dict[str, str]]:

@@ -57,10 +57,13 @@ STRINGS: dict[str, dict[str, str]] = {
     "mask.causal": {"en": "causal", "zh": "因果"},
     "mask.padding": {"en": "padding", "zh": "填充"},
     "sb.mask_help": {
-        "en": "Causal: a token may not attend to later tokens. Padding: the chosen key tokens are ignored by every query.",
-        "zh": "因果：词元不能关注其后的词元。填充：所有查询都忽略所选的键词元。",
+        "en": "Causal: a token may not attend to later tokens. Padding: a batch of this sentence and a second, "
+        "shorter or longer one; the shorter is filled with [PAD], which every query ignores. Chosen tokens: the "
+        "key tokens you pick are ignored by every query.",
+        "zh": "因果：词元不能关注其后的词元。填充：本句与第二个（更短或更长的）句子组成一个批次，"
+        "较短的用 [PAD] 补齐，所有查询都忽略 [PAD]。选定的词元：所有查询都忽略你选中的键词元。",
     },
-    "sb.padded": {"en": "Key tokens to mask (padding)", "zh": "要屏蔽的键词元（填充）"},
+    "sb.padded": {"en": "Key tokens to mask (chosen tokens)", "zh": "要掩蔽的键词元（选定的词元）"},
     "sb.padded_help": {
         "en": "A query whose keys are all masked gets weights 0 and output 0 (not NaN).",
         "zh": "若某查询的所有键都被屏蔽，其权重为 0、输出为 0（而不是 NaN）。",
@@ -352,8 +355,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "因果掩码：查询 i 只能关注键 0…i（空白格为 −∞）。",
     },
     "steps.mask.padding": {
-        "en": "Padding mask: the chosen key tokens are −∞ for every query (empty cells).",
-        "zh": "填充掩码：所选键词元对所有查询都是 −∞（空白格）。",
+        "en": "Padding mask: the [PAD] keys of each batch item are −∞ for every query (empty cells).",
+        "zh": "填充掩码：每个批次句子中的 [PAD] 键对所有查询都是 −∞（空白格）。",
     },
     "steps.softmax.title": {"en": "Softmax: attention weights", "zh": "Softmax：注意力权重"},
     "steps.softmax.latex": {

@@ -7,6 +7,7 @@ from figures import attention_lines, matrix_heatmap, query_bars, tiled_heads
 from ui.charts import memo_figure, show, show_table
 from ui.context import get_context
 from ui.frame import outside_frame
+from ui.weight_source import flat_note
 
 if outside_frame():
     st.stop()
@@ -18,6 +19,7 @@ dks = None
 
 st.title(tr("heads.title"))
 st.markdown(tr("heads.intro", h=h, dk=s.d_k))
+flat_note(ctx)
 
 QUANTITIES = {
     "weights": (sc.weights, sc.tokens, sc.kv_tokens, "weights"),

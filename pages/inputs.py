@@ -11,6 +11,7 @@ from ui.context import get_context
 from ui.editing import clear_edits, matrix_editor
 from ui.frame import outside_frame
 from ui.sidebar import W_EDITS, X_EDITS, edit_signature
+from ui.weight_source import real_inputs_note
 
 if outside_frame():
     st.stop()
@@ -18,7 +19,9 @@ ctx = get_context()
 tr, sc, s, style = ctx.t, ctx.scene, ctx.settings, ctx.style
 
 st.title(tr("inputs.title"))
-st.markdown(tr("inputs.intro"))
+if not s.real:  # the real layer's X is not a seeded embedding plus P: real_inputs_note says what it is
+    st.markdown(tr("inputs.intro"))
+real_inputs_note(ctx)
 
 st.subheader(tr("inputs.tokens", n=sc.len_q))
 show_table(pd.DataFrame([list(sc.tokens)], index=[tr("inputs.token")]))
@@ -45,7 +48,7 @@ if not s.add_pe:
 st.subheader(tr("inputs.edit_x"))
 if s.preset == "worked":
     st.caption(tr("inputs.worked_fixed"))
-elif s.d_model > 64:
+elif s.d_model > 64 or s.real:
     st.caption(tr("inputs.edit_x_too_big", limit=64))
 # The grid behind st.data_editor is the heaviest thing on this page to load (see ui.charts.show_table); it is
 # drawn when asked for, and open from the start while X carries edits.
@@ -59,14 +62,18 @@ elif st.toggle(tr("inputs.edit_x_open"), key="edit_x_open",
 
 st.subheader(tr("inputs.weights"))
 worked = s.preset == "worked"
-st.markdown(tr("inputs.weights_worked") if worked else tr("inputs.weights_intro", d=s.d_model, seed=s.seed))
+if s.real:
+    st.markdown(tr("realw.weights_real", layer=s.layer, d=s.d_model))
+else:
+    st.markdown(tr("inputs.weights_worked") if worked else tr("inputs.weights_intro", d=s.d_model, seed=s.seed))
 
 
 def _reseed() -> None:
     st.session_state["seed"] = (int(st.session_state.get("seed", 0)) + 1) % LIMITS.max_seed
 
 
-st.button(tr("inputs.reseed"), key="reseed", icon=":material/casino:", on_click=_reseed, disabled=s.preset == "worked")
+st.button(tr("inputs.reseed"), key="reseed", icon=":material/casino:", on_click=_reseed,
+          disabled=s.preset == "worked" or s.real)
 if s.d_model <= LIMITS.max_edit_weights_d_model:
     st.caption(tr("inputs.edit_w_help"))
     wtabs = st.tabs(["W^Q", "W^K", "W^V", "W^O"])

@@ -3,11 +3,14 @@
 In presentation mode one step is shown at a time, with previous/next buttons.
 """
 
+import dataclasses
+
 import streamlit as st
 
 from ui.context import get_context
 from ui.frame import outside_frame
 from ui.steps_view import STEP_KEYS, StepsView
+from ui.weight_source import batch_panel, flat_note, prev_head_panel
 
 if outside_frame():
     st.stop()
@@ -16,6 +19,9 @@ tr, sc, s = ctx.t, ctx.scene, ctx.settings
 
 st.title(tr("steps.title"))
 st.markdown(tr("steps.intro", h=s.n_heads, d=s.d_model, dk=s.d_k, L=sc.len_q, Lk=sc.len_k))
+ctx = dataclasses.replace(ctx, scene=batch_panel(ctx))  # the padding batch: the item whose tensors follow
+flat_note(ctx)
+prev_head_panel(ctx, ctx.scene)
 view = StepsView(ctx)
 if view.small:
     view.numbers_head = st.selectbox(tr("steps.numbers_head"), range(s.n_heads),

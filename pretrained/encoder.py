@@ -17,7 +17,7 @@ from torch.nn import functional as F
 
 from mha_core import AttentionTrace
 
-from .loading import LayerNormParams, PretrainedBert, load_model
+from .loading import EncoderLayer, LayerNormParams, PretrainedBert, load_model
 
 DEFAULT_MAX_TOKENS = 48  # wordpieces incl. [CLS] and [SEP] shown by the page: 72 maps of L x L stay light
 
@@ -69,6 +69,15 @@ def _layer_norm(x: Tensor, p: LayerNormParams, eps: float) -> Tensor:
     return F.layer_norm(x, (x.shape[-1],), p.weight, p.bias, eps)
 
 
+def _run_layer(layer: EncoderLayer, x: Tensor, key_padding_mask: Tensor | None, eps: float) -> LayerTrace:
+    """One encoder layer on x (L, d_model) or a padded batch (B, L, d_model) with key_padding_mask (B, L)."""
+    att = layer.attention(x, key_padding_mask=key_padding_mask)  # AttentionTrace: weights (..., h, L, L)
+    after = _layer_norm(x + att.output, layer.norm_attention, eps)
+    hidden = F.gelu(after @ layer.w_ff1 + layer.b_ff1)  # exact (erf) GELU, (..., L, d_ff)
+    out = _layer_norm(after + hidden @ layer.w_ff2 + layer.b_ff2, layer.norm_ffn, eps)
+    return LayerTrace(x=x, attention=att, after_attention=after, ffn_hidden=hidden, output=out)
+
+
 def encode_ids(model: PretrainedBert, input_ids: list[int], n_wordpieces: int | None = None) -> Encoding:
     """Run the encoder on wordpiece ids (one sentence, token type 0, no padding)."""
     cfg = model.config
@@ -86,12 +95,9 @@ def encode_ids(model: PretrainedBert, input_ids: list[int], n_wordpieces: int | 
         x = _layer_norm(x, model.norm_embeddings, eps)
         embeddings, traces = x, []
         for layer in model.layers:
-            att = layer.attention(x)  # AttentionTrace, unbatched: weights (h, L, L)
-            after = _layer_norm(x + att.output, layer.norm_attention, eps)
-            hidden = F.gelu(torch.addmm(layer.b_ff1, after, layer.w_ff1))  # exact (erf) GELU, (L, d_ff)
-            out = _layer_norm(after + torch.addmm(layer.b_ff2, hidden, layer.w_ff2), layer.norm_ffn, eps)
-            traces.append(LayerTrace(x=x, attention=att, after_attention=after, ffn_hidden=hidden, output=out))
-            x = out
+            trace = _run_layer(layer, x, None, eps)
+            traces.append(trace)
+            x = trace.output
     return Encoding(
         input_ids=tuple(input_ids), tokens=tokens, n_wordpieces=n_wordpieces or len(input_ids),
         embeddings=embeddings, layers=tuple(traces),
@@ -115,3 +121,45 @@ def encode(model: PretrainedBert, text: str, max_tokens: int | None = None) -> E
 def encode_text(text: str, max_tokens: int | None = DEFAULT_MAX_TOKENS) -> Encoding:
     """encode() with the process-wide model, cached on the plain text (the page calls this)."""
     return encode(load_model(), text, max_tokens)
+
+
+PAD_TOKEN = "[PAD]"
+
+
+@dataclass(frozen=True, eq=False)
+class LayerInput:
+    """What one layer receives for a batch of sentences padded to the longest: tokens (B rows of L wordpieces,
+    [PAD] after a shorter sentence), x (B, L, d_model) the layer's input hidden states, key_padding_mask
+    (B, L) True at [PAD], n_wordpieces before truncation per sentence."""
+
+    tokens: tuple[tuple[str, ...], ...]
+    x: Tensor
+    key_padding_mask: Tensor
+    n_wordpieces: tuple[int, ...]
+
+
+def layer_input(model: PretrainedBert, texts: tuple[str, ...], layer: int, max_tokens: int) -> LayerInput:
+    """Tokenize `texts` (each cut to max_tokens wordpieces, keeping [SEP]), pad them with [PAD] to one length,
+    and run the embeddings and layers 1 .. layer-1 with the key padding mask: the input of `layer` (1-based),
+    as BertModel computes it with an attention mask."""
+    cfg = model.config
+    if not 1 <= layer <= cfg.n_layers:
+        raise ValueError(f"layer must lie in 1..{cfg.n_layers}, got {layer}")
+    limit = min(max_tokens, cfg.max_positions)
+    rows, counts = [], []
+    for text in texts:
+        ids, _ = model.tokenize(text)
+        counts.append(len(ids))
+        rows.append(ids[: limit - 1] + ids[-1:] if len(ids) > limit else ids)
+    length = max(len(r) for r in rows)
+    pad_id = model.tokenizer.token_to_id(PAD_TOKEN) or 0
+    ids = torch.tensor([r + [pad_id] * (length - len(r)) for r in rows], dtype=torch.long)  # (B, L)
+    padding = torch.tensor([[j >= len(r) for j in range(length)] for r in rows])  # (B, L) True at [PAD]
+    eps = cfg.layer_norm_eps
+    with torch.no_grad():
+        x = model.word_embeddings[ids] + model.position_embeddings[:length] + model.token_type_embeddings[0]
+        x = _layer_norm(x, model.norm_embeddings, eps)  # (B, L, d_model)
+        for enc_layer in model.layers[: layer - 1]:
+            x = _run_layer(enc_layer, x, padding if padding.any() else None, eps).output
+    tokens = tuple(tuple(model.tokenizer.id_to_token(int(i)) or "[UNK]" for i in row) for row in ids)
+    return LayerInput(tokens=tokens, x=x, key_padding_mask=padding, n_wordpieces=tuple(counts))

@@ -44,7 +44,7 @@ def test_every_preset_runs(make_app, page, preset):
     assert not at.error
 
 
-@pytest.mark.parametrize("mask", ["causal", "padding"])
+@pytest.mark.parametrize("mask", ["causal", "padding", "chosen"])
 @pytest.mark.parametrize("page", ["steps", "heads"])
 def test_every_mask_runs(make_app, page, mask):
     at = run_page(make_app, page, mask=mask, padded=[0, 2])

@@ -135,12 +135,13 @@ def test_a_good_link_shows_no_warning(make_app):
                                            "padded": "0,2"})  # fmt: skip
     assert not at.warning
     assert at.session_state["padded"] == [0, 2]
+    assert at.session_state["mask"] == "chosen"  # a link from before the padding batch keeps its picked tokens
 
 
 # ---------------------------------------------------------------- settings files
 def test_settings_json_round_trip():
     s = Settings(preset="custom", text="小猫 <b>bold</b> cat", d_model=32, n_heads=4, seed=3, scale=False,
-                 mask="padding", padded=(1, 2), add_pe=False, cross=True, text_kv="other words")  # fmt: skip
+                 mask="chosen", padded=(1, 2), add_pe=False, cross=True, text_kv="other words")  # fmt: skip
     loaded, lang = settings_from_json(settings_to_json(s, "zh"))
     assert loaded == s
     assert lang == "zh"

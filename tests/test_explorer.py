@@ -98,7 +98,7 @@ def test_worked_example_matches_numpy_and_not_the_note():
     assert not np.allclose(q1, [[0.85, -0.05], [-0.29, 0.74]], atol=0.05)
 
 
-@pytest.mark.parametrize("mask", ["none", "causal", "padding"])
+@pytest.mark.parametrize("mask", ["none", "causal", "chosen"])
 @pytest.mark.parametrize("cross", [False, True])
 def test_scene_matches_numpy_oracle(mask, cross):
     s = dataclasses.replace(
@@ -108,7 +108,7 @@ def test_scene_matches_numpy_oracle(mask, cross):
     m = None
     if mask == "causal":
         m = np.triu(np.ones((sc.len_q, sc.len_k), bool), k=1)
-    elif mask == "padding":
+    elif mask == "chosen":
         m = np.zeros((sc.len_q, sc.len_k), bool)
         m[:, [1, 3]] = True
     out, weights = numpy_mha(sc.x_in, sc.x_kv_in, sc.w_q, sc.w_k, sc.w_v, sc.w_o, 4, mask=m)

@@ -45,7 +45,8 @@ def _assert_clean(fig) -> None:
 @given(
     text=TEXT, text_kv=TEXT, cross=st.booleans(),
     d_model=st.sampled_from([1, 2, 3, 4, 6, 8, 12, 16, 0, -4, 2048]), n_heads=st.sampled_from([1, 2, 3, 4, 5, 0, 99]),
-    mask=st.sampled_from(["none", "causal", "padding", "<script>"]), scale=st.booleans(), add_pe=st.booleans(),
+    mask=st.sampled_from(["none", "causal", "padding", "chosen", "<script>"]), scale=st.booleans(),
+    add_pe=st.booleans(),
     seed=st.integers(min_value=-5, max_value=2**40), padded=st.lists(st.integers(-3, 80), max_size=5),
     edit=st.one_of(st.none(), st.tuples(st.integers(-1, 5), st.integers(-1, 5),
                                         st.sampled_from([0.5, -3.0, 1e308, math.nan, math.inf, -math.inf]))),

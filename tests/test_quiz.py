@@ -36,8 +36,11 @@ SETTINGS = {
     "paper": apply_preset(Settings(), "paper"),
     "zh": apply_preset(Settings(), "zh"),
     "causal": dataclasses.replace(SMALL, mask="causal"),
-    "padding": dataclasses.replace(SMALL, mask="padding", padded=(1, 4)),
+    "chosen": dataclasses.replace(SMALL, mask="chosen", padded=(1, 4)),
     "cross": dataclasses.replace(SMALL, cross=True, text_kv="Le chat dort sur le tapis rouge ."),
+    "cross_causal": dataclasses.replace(SMALL, cross=True, text_kv="a b c d e f g h", mask="causal"),
+    "cross_chosen": dataclasses.replace(SMALL, cross=True, text_kv="a b c", mask="chosen", padded=(0,)),
+    "one_head": dataclasses.replace(SMALL, n_heads=1),
     "unscaled": dataclasses.replace(SMALL, scale=False, seed=7),
     "one_token": dataclasses.replace(SMALL, text="hello"),
     "d_k_one": dataclasses.replace(SMALL, d_model=4, n_heads=4),
@@ -253,7 +256,7 @@ def test_every_answer_matches_an_independent_computation(drawn, name):
 
 
 def test_mask_questions_against_the_settings(drawn):
-    for name, mask in (("causal", "causal"), ("padding", "padding")):
+    for name, mask in (("causal", "causal"), ("chosen", "padding")):
         sc, by_seed = drawn[name]
         for questions in by_seed.values():
             q = next(q for q in questions if q.kind == f"mask_{mask}")
@@ -271,7 +274,7 @@ def test_the_bank_has_at_least_15_kinds_each_drawn_somewhere(drawn):
     assert "row_sum" not in KINDS  # always 1: not a question
 
 
-@pytest.mark.parametrize("name", ["default", "worked", "causal", "padding", "cross"])
+@pytest.mark.parametrize("name", ["default", "worked", "causal", "chosen", "cross"])
 def test_no_kind_asks_the_same_question_on_three_draws(drawn, name):
     sc, _ = drawn[name]
     for kind in KINDS:
@@ -315,7 +318,7 @@ def test_worked_example_quiz_works_by_hand(drawn):
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     text=st.text(min_size=1, max_size=40), d_model=st.sampled_from([1, 2, 4, 8, 16]), n_heads=st.sampled_from([1, 2]),
-    mask=st.sampled_from(["none", "causal", "padding"]), cross=st.booleans(), scale=st.booleans(),
+    mask=st.sampled_from(["none", "causal", "padding", "chosen"]), cross=st.booleans(), scale=st.booleans(),
     padded=st.lists(st.integers(0, 6), max_size=7), big=st.sampled_from([0.0, 1e4, -1e4]), seed=st.integers(0, 99),
 )  # fmt: skip
 def test_any_valid_setting_gives_questions_that_render(text, d_model, n_heads, mask, cross, scale, padded, big, seed):

@@ -60,8 +60,9 @@ def _load_settings() -> None:
 
 def apply_to_widgets(settings: Settings, lang: str | None = None) -> None:
     """Set the sidebar widgets to `settings` (before they are drawn in the next run)."""
-    for name in ("text", "cross", "text_kv", "d_model", "n_heads", "seed", "scale", "add_pe"):
+    for name in ("text", "cross", "text_kv", "d_model", "n_heads", "seed", "scale", "add_pe", "layer", "text_pad"):
         st.session_state[name] = getattr(settings, name)
+    sticky.set_choice("source", settings.weight_source)
     sticky.set_choice("preset", settings.preset)
     sticky.set_choice("mask", settings.mask)
     sticky.set_choice("padded", list(settings.padded))

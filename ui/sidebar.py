@@ -13,10 +13,10 @@ import streamlit as st
 import i18n
 from explorer import LIMITS, MASKS, PRESETS, Problem, Settings, apply_preset, run_scene, validate
 from figures.style import FigureStyle
-from mha_core import tokenize
 from ui import sticky, urlstate
 from ui.context import Context, set_context
 from ui.export import export_panel
+from ui.weight_source import fixed_size_widgets, pad_text_widget, real_sizes, sentence_tokens, source_widgets
 
 DEFAULTS = Settings()
 _LAST_GOOD = "_last_good_settings"
@@ -68,6 +68,20 @@ def _parse_edit_value(raw: object) -> float | str:
         return str(raw)[:20]
 
 
+def _size_widgets(tr, c1, c2, worked: bool) -> tuple[int, int]:
+    d_model = c1.number_input(
+        tr("sb.d_model"), 1, LIMITS.max_d_model, DEFAULTS.d_model, step=1, key="d_model",
+        disabled=worked, on_change=_to_custom, bind="query-params",
+        help=tr("sb.d_model_help", limit=LIMITS.max_d_model),
+    )  # fmt: skip
+    n_heads = c2.number_input(
+        tr("sb.n_heads"), 1, LIMITS.max_heads, DEFAULTS.n_heads, step=1, key="n_heads",
+        disabled=worked, on_change=_to_custom, bind="query-params",
+        help=tr("sb.n_heads_help", limit=LIMITS.max_heads),
+    )  # fmt: skip
+    return d_model, n_heads
+
+
 def read_settings(tr) -> tuple[Settings, list[Problem]]:
     """Draw the sidebar widgets and return the candidate settings and what is wrong with them."""
     sb = st.sidebar
@@ -82,39 +96,37 @@ def read_settings(tr) -> tuple[Settings, list[Problem]]:
         tr("sb.text"), value=DEFAULTS.text, key="text", height=80, disabled=worked,
         help=tr("sb.text_help", limit=LIMITS.max_tokens), on_change=_to_custom, bind="query-params",
     )  # fmt: skip
-    cross = sb.toggle(tr("sb.cross"), value=DEFAULTS.cross, key="cross", disabled=worked,
+    source, layer = source_widgets(tr, worked)
+    real = source == "minilm"
+    self_only = real or st.session_state.get("mask") == "padding"  # the real layer and the batch: self-attention
+    cross = sb.toggle(tr("sb.cross"), value=DEFAULTS.cross, key="cross", disabled=worked or self_only,
                       help=tr("sb.cross_help"), bind="query-params")  # fmt: skip
     text_kv = DEFAULTS.text_kv
-    if cross and not worked:
+    if cross and not worked and not self_only:
         text_kv = sb.text_input(tr("sb.text_kv"), value=DEFAULTS.text_kv, key="text_kv", bind="query-params")
     c1, c2 = sb.columns(2)
-    d_model = c1.number_input(
-        tr("sb.d_model"), 1, LIMITS.max_d_model, DEFAULTS.d_model, step=1, key="d_model",
-        disabled=worked, on_change=_to_custom, bind="query-params",
-        help=tr("sb.d_model_help", limit=LIMITS.max_d_model),
-    )  # fmt: skip
-    n_heads = c2.number_input(
-        tr("sb.n_heads"), 1, LIMITS.max_heads, DEFAULTS.n_heads, step=1, key="n_heads",
-        disabled=worked, on_change=_to_custom, bind="query-params",
-        help=tr("sb.n_heads_help", limit=LIMITS.max_heads),
-    )  # fmt: skip
+    if real:  # the model's own sizes, shown (not the user's d_model and h, which come back with random weights)
+        d_model, n_heads = fixed_size_widgets(tr, c1, c2)
+    else:
+        d_model, n_heads = _size_widgets(tr, c1, c2, worked)
     seed = sb.number_input(
-        tr("sb.seed"), 0, LIMITS.max_seed, DEFAULTS.seed, step=1, key="seed", disabled=worked,
+        tr("sb.seed"), 0, LIMITS.max_seed, DEFAULTS.seed, step=1, key="seed", disabled=worked or real,
         help=tr("sb.seed_help"), bind="query-params",
     )  # fmt: skip
     scale = sb.toggle(tr("sb.scale"), value=DEFAULTS.scale, key="scale", help=tr("sb.scale_help"),
                       bind="query-params")  # fmt: skip
     add_pe = sb.toggle(tr("sb.add_pe"), value=DEFAULTS.add_pe, key="add_pe", help=tr("sb.add_pe_help"),
-                       bind="query-params")  # fmt: skip
+                       disabled=real, bind="query-params")  # fmt: skip
     mask = sb.radio(
         tr("sb.mask"), MASKS, key="mask", format_func=lambda m: tr(f"mask.{m}"), horizontal=True,
         on_change=sticky.remember, args=("mask",),
         help=tr("sb.mask_help"),
     )  # fmt: skip
     padded: tuple[int, ...] = ()
-    if mask == "padding":
-        kv_text = text_kv if cross else text
-        kv_tokens = tokenize(kv_text)[: LIMITS.max_tokens] if not worked else ["x₁", "x₂"]
+    text_pad = pad_text_widget(tr) if mask == "padding" else DEFAULTS.text_pad
+    if mask == "chosen":
+        kv_text = text_kv if cross and not real else text
+        kv_tokens = sentence_tokens(kv_text, real)[: LIMITS.max_tokens] if not worked else ["x₁", "x₂"]
         options = list(range(len(kv_tokens)))
         current = [i for i in st.session_state.get("padded", []) if isinstance(i, int) and i in options]
         sticky.set_choice("padded", current)
@@ -129,9 +141,14 @@ def read_settings(tr) -> tuple[Settings, list[Problem]]:
         preset=preset, text=text if not worked else "x₁ x₂", cross=bool(cross) and not worked,
         text_kv=text_kv, d_model=int(d_model) if not worked else 4, n_heads=int(n_heads) if not worked else 2,
         seed=int(seed), scale=bool(scale), mask=mask, padded=padded, add_pe=bool(add_pe),
+        weight_source=source, layer=layer, text_pad=text_pad,
     )  # fmt: skip
-    x_edits = _edits(X_EDITS, edit_signature("x", candidate))
-    w_edits = _edits(W_EDITS, edit_signature("w", candidate))
+    if real:
+        candidate = real_sizes(candidate)
+    elif mask == "padding" and not worked:
+        candidate = dataclasses.replace(candidate, cross=False)
+    x_edits = _edits(X_EDITS, edit_signature("x", candidate)) if not real else {}
+    w_edits = _edits(W_EDITS, edit_signature("w", candidate)) if not real else {}
     candidate = dataclasses.replace(
         candidate,
         x_edits=tuple((r, c, _parse_edit_value(v)) for (r, c), v in sorted(x_edits.items())),
@@ -179,7 +196,8 @@ def build_context() -> Context:
     candidate, problems = read_settings(tr)
     if urlstate.rejected_params():
         st.warning(tr("msg.url_rejected", names=", ".join(urlstate.rejected_params())), icon=":material/link:")
-    urlstate.sync({"lang": lang, "preset": candidate.preset, "mask": candidate.mask, "padded": list(candidate.padded)})
+    urlstate.sync({"lang": lang, "preset": candidate.preset, "mask": candidate.mask, "padded": list(candidate.padded),
+                   "source": candidate.weight_source})
     last_good: Settings = st.session_state.get(_LAST_GOOD, DEFAULTS)
     if problems:
         for p in problems:

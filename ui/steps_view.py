@@ -99,7 +99,8 @@ class StepsView:
     def _split(self) -> None:
         sc, s, tr = self.sc, self.s, self.tr
         self._text("split", h=s.n_heads, dk=s.d_k)
-        batch = st.number_input(tr("steps.split.batch"), min_value=1, max_value=4096, value=1, step=1,
+        batch = st.number_input(tr("steps.split.batch"), min_value=1, max_value=4096, value=max(1, len(sc.batch)),
+                                step=1,
                                 key="shape_batch", help=tr("steps.split.batch_help"))  # fmt: skip
         table = shape_table(s, sc.len_q, sc.len_k, batch=int(batch))
         st.table(pd.DataFrame(table, columns=[tr("steps.col_tensor"), tr("steps.col_shape"), tr("steps.col_now")]))

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-STICKY: tuple[str, ...] = ("lang", "preset", "mask", "padded")
+STICKY: tuple[str, ...] = ("lang", "preset", "mask", "padded", "source")
 
 
 def _copy(key: str) -> str:

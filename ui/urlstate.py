@@ -11,7 +11,7 @@ from __future__ import annotations
 import streamlit as st
 
 import i18n
-from explorer import LIMITS, MASKS, PRESETS, Settings, apply_preset
+from explorer import LIMITS, MASKS, PRESETS, REAL_SIZES, WEIGHT_SOURCES, Settings, apply_preset
 from ui import sticky
 from ui.quiz_state import URL_PARAMS as QUIZ_PARAMS
 
@@ -24,10 +24,12 @@ CHOICES: dict[str, tuple[tuple[str, ...], str]] = {
     "lang": (i18n.LANGS, i18n.DEFAULT_LANG),
     "preset": (PRESETS, DEFAULTS.preset),
     "mask": (MASKS, DEFAULTS.mask),
+    "source": (WEIGHT_SOURCES, DEFAULTS.weight_source),
 }
-INTS = {"d_model": (1, LIMITS.max_d_model), "n_heads": (1, LIMITS.max_heads), "seed": (0, LIMITS.max_seed)}
+INTS = {"d_model": (1, LIMITS.max_d_model), "n_heads": (1, LIMITS.max_heads), "seed": (0, LIMITS.max_seed),
+        "layer": (1, REAL_SIZES["layers"])}
 BOOLS = ("cross", "scale", "add_pe", "large", "present")
-TEXTS = ("text", "text_kv")
+TEXTS = ("text", "text_kv", "text_pad")
 
 
 def check_params(params: dict[str, str]) -> tuple[dict[str, object], list[str]]:
@@ -40,6 +42,8 @@ def check_params(params: dict[str, str]) -> tuple[dict[str, object], list[str]]:
             options, _ = CHOICES[name]
             if name == "lang":
                 value = i18n.normalise_lang(value) if value.lower()[:2] in i18n.LANGS else value
+            if name == "mask" and value == "padding" and params.get("padded"):
+                value = "chosen"  # a link from before the padding batch: its picked tokens are "chosen tokens"
             if value in options:
                 accepted[name] = value
             else:
