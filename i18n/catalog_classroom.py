@@ -6,7 +6,6 @@ Strings formatted with arguments use str.format: they take LaTeX with braces as 
 
 STRINGS: dict[str, dict[str, str]] = {
     # ---- page: worked example (note 001)
-    "worked.page_title": {"en": "Worked example", "zh": "算例演算"},
     "worked.title": {"en": "Note 001's worked example, number by number", "zh": "笔记 001 的算例：逐个数字算一遍"},
     "worked.intro": {
         "en": "Every multiplication of one multi-head attention layer with real numbers, in the order you would do "
@@ -118,7 +117,6 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "整个层就算完了。在侧边栏选择“算例”预设后，“逐步计算”页面会以热力图显示同样的数值。",
     },
     # ---- page: predict, then reveal
-    "quiz.page_title": {"en": "Predict, then reveal", "zh": "先预测，再揭晓"},
     "quiz.title": {"en": "Predict, then reveal", "zh": "先预测，再揭晓"},
     "quiz.intro": {
         "en": "Short questions about the current setting. Pick an answer, then press **Reveal** to check it against "

@@ -106,7 +106,7 @@ class StepsView:
 
     def _scores(self) -> None:
         sc, s = self.sc, self.s
-        self._text("scores", dk=s.d_k, scale=f"{sc.scale_factor:.4f}")
+        self._text("scores", dk=s.d_k, factor=f"{sc.scale_factor:.4f}")
         if not s.scale:
             st.warning(self.tr("steps.scores.unscaled"))
         self._heads(sc.scores, sc.tokens, sc.kv_tokens, "signed", "steps_scores")
