@@ -335,6 +335,7 @@ class MultiHeadAttention(_NamedWeights, nn.Module):
     Seeded init: the same config always gives the same weights (xavier-uniform in-projection and
     uniform(+-1/sqrt(d_model)) output projection, as torch; biases start at zero, as torch).
     """
+
     def __init__(self, config: AttentionConfig) -> None:
         super().__init__()
         self.config = config
@@ -419,14 +420,13 @@ class MultiHeadAttention(_NamedWeights, nn.Module):
             raise AttentionError("unsupported", "kdim/vdim different from embed_dim are not supported")
         if torch_mha.bias_k is not None or torch_mha.add_zero_attn:
             raise AttentionError("unsupported", "add_bias_kv and add_zero_attn are not supported")
-        d = torch_mha.embed_dim
-        w_in = torch_mha.in_proj_weight.detach()  # (3d, d), used as x @ W^T
-        b_in = None if torch_mha.in_proj_bias is None else torch_mha.in_proj_bias.detach()
-        w_o = torch_mha.out_proj.weight.detach()
+        # torch stores [W^Q; W^K; W^V] stacked by rows (3 d_model, d_model) and applies it as x @ W^T
+        w_q, w_k, w_v = (w.T for w in torch_mha.in_proj_weight.detach().chunk(3))
+        in_bias = torch_mha.in_proj_bias
+        b_q, b_k, b_v = (None, None, None) if in_bias is None else in_bias.detach().chunk(3)
+        w_o = torch_mha.out_proj.weight.detach().T
         b_o = None if torch_mha.out_proj.bias is None else torch_mha.out_proj.bias.detach()
-        w_q, w_k, w_v = (w_in[i * d : (i + 1) * d].T for i in range(3))
-        bq, bk, bv = (None, None, None) if b_in is None else (b_in[i * d : (i + 1) * d] for i in range(3))
-        return cls.from_weights(torch_mha.num_heads, w_q, w_k, w_v, w_o.T, bq, bk, bv, b_o)
+        return cls.from_weights(torch_mha.num_heads, w_q, w_k, w_v, w_o, b_q, b_k, b_v, b_o)
 
     # ----- named views of the parameters (the weights themselves: _NamedWeights) ------------------
     @property

@@ -67,7 +67,7 @@ def test_training_with_a_tiny_budget_shows_curves_heads_and_similarity():
 
 def test_the_slider_scrubs_through_training_time():
     at = train(open_page())
-    slider = at.select_slider(key=f"lab_snap_{at.session_state['lab_lab'].run_number}")
+    slider = at.select_slider(key=f"lab_snap_{at.session_state['lab_session'].run_number}")
     assert slider.options[0] == "0" and slider.options[-1] == str(SMALL) and slider.value == SMALL
     last = specs(at)[2]
     slider.set_value(0).run()
