@@ -1,5 +1,6 @@
 """The app's logic without UI: settings, presets, and the cached pipeline that turns settings into a Scene."""
 
+from .derived import off_diagonal, output_by_head, positional_tables, valid_head_counts, weight_blocks
 from .models import REAL_MODELS, model_rows
 from .pipeline import Scene, run_scene, shape_table
 from .presets import PRESETS, WORKED_EXAMPLE, apply_preset
@@ -18,7 +19,12 @@ __all__ = [
     "Settings",
     "apply_preset",
     "model_rows",
+    "off_diagonal",
+    "output_by_head",
+    "positional_tables",
     "run_scene",
     "shape_table",
+    "valid_head_counts",
     "validate",
+    "weight_blocks",
 ]

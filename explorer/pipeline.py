@@ -264,9 +264,10 @@ def _batch_scene(s: Settings) -> Scene:
 
 def shape_table(s: Settings, len_q: int, len_k: int, batch: int = 1) -> list[tuple[str, str, str]]:
     """Note 002's table, live: (tensor, symbolic shape, concrete shape) for the current sizes and a batch of
-    `batch` sentences (the app computes one; the table shows what a batch would hold). The names are
-    notation and PyTorch code, the same in every language; the reshape and transpose of the fused
-    formulation are rows of their own."""
+    `batch` sentences (the app computes one; the table shows what a batch would hold). The rows follow
+    MultiHeadAttention.forward line by line (three projections, split_heads = view + transpose, the scores,
+    A V, merge_heads = transpose + reshape, W^O); the names are notation and PyTorch code, the same in
+    every language."""
     h, d, dk, b = s.n_heads, s.d_model, s.d_k, batch
     return [
         ("X", "B × L × d_model", f"{b} × {len_q} × {d}"),
@@ -274,12 +275,12 @@ def shape_table(s: Settings, len_q: int, len_k: int, batch: int = 1) -> list[tup
         ("W_i^Q, W_i^K, W_i^V", "d_model × d_k", f"{d} × {dk}"),
         ("Q = X W^Q", "B × L × d_model", f"{b} × {len_q} × {d}"),
         ("K = X W^K, V = X W^V", "B × L_k × d_model", f"{b} × {len_k} × {d}"),
-        ("Q.view(B, L, h, d_k)", "B × L × h × d_k", f"{b} × {len_q} × {h} × {dk}"),
+        ("split_heads(Q): .reshape(B, L, h, d_k)", "B × L × h × d_k", f"{b} × {len_q} × {h} × {dk}"),
         ("Q_i: .transpose(1, 2)", "B × h × L × d_k", f"{b} × {h} × {len_q} × {dk}"),
         ("K_i, V_i", "B × h × L_k × d_k", f"{b} × {h} × {len_k} × {dk}"),
-        ("S_i = Q_i K_i^T / √d_k, A_i", "B × h × L × L_k", f"{b} × {h} × {len_q} × {len_k}"),
+        ("S_i = Q_i K_i^T / √d_k, mask, A_i = softmax", "B × h × L × L_k", f"{b} × {h} × {len_q} × {len_k}"),
         ("head_i = A_i V_i", "B × h × L × d_k", f"{b} × {h} × {len_q} × {dk}"),
-        (".transpose(1, 2)", "B × L × h × d_k", f"{b} × {len_q} × {h} × {dk}"),
+        ("merge_heads: .transpose(1, 2)", "B × L × h × d_k", f"{b} × {len_q} × {h} × {dk}"),
         ("Concat: .reshape(B, L, h·d_k)", "B × L × d_model", f"{b} × {len_q} × {h * dk}"),
         ("W^O", "(h·d_k) × d_model", f"{h * dk} × {d}"),
         ("Y = Concat W^O", "B × L × d_model", f"{b} × {len_q} × {d}"),

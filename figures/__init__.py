@@ -4,11 +4,14 @@ from .distribution import attention_lines, query_bars
 from .heads import tiled_heads
 from .heatmap import matrix_heatmap
 from .positional import pe_curves, pe_heatmap, pe_similarity, wavelength_chart
+from .similarity import RHO_LATEX, head_similarity_figure
 from .style import FigureStyle, safe_label, token_ticks
 
 __all__ = [
+    "RHO_LATEX",
     "FigureStyle",
     "attention_lines",
+    "head_similarity_figure",
     "matrix_heatmap",
     "pe_curves",
     "pe_heatmap",

@@ -179,9 +179,10 @@ def tiled_heads(
     masked = in_tile & ~finite  # NaN cells get no hover (gaps): masked cells hover on their own layer
 
     if shared_scale:
-        scale, lo, hi = color_range(kind, a)
+        colorscale, lo, hi = color_range(kind, a)
     else:
-        scale = DIVERGING if kind in ("signed", "cosine") else (WEIGHTS_SCALE if kind == "weights" else PLAIN_SCALE)
+        plain = WEIGHTS_SCALE if kind == "weights" else PLAIN_SCALE
+        colorscale = DIVERGING if kind in ("signed", "cosine") else plain
         lo, hi = (-1.0, 1.0) if kind in ("signed", "cosine") else (0.0, 1.0)
     value_ref = "%{z:.4g}" if shared_scale else "%{text}"
     trace = {
@@ -191,7 +192,7 @@ def tiled_heads(
         "customdata": np.where(finite, labels, None).tolist(),
         **({"text": np.where(finite, raw_cells, None).tolist()} if raw_cells is not None else {}),
         # spelled out: unvalidated, a name would reach plotly.js, whose "Blues" is not ColorBrewer's
-        "colorscale": get_colorscale(scale) if isinstance(scale, str) else scale,
+        "colorscale": get_colorscale(colorscale) if isinstance(colorscale, str) else colorscale,
         "zmin": lo,
         "zmax": hi,
         "hoverongaps": False,

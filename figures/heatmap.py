@@ -91,7 +91,7 @@ def matrix_heatmap(
     row_ticks, row_hover = axis_labels(row_labels, n_rows, numbered)
     col_ticks, col_hover = axis_labels(col_labels, n_cols, numbered)
     has_masked = not bool(np.isfinite(a).all())
-    scale, lo, hi = color_range(kind, a, zmin, zmax)
+    colorscale, lo, hi = color_range(kind, a, zmin, zmax)
     if show_values is None:
         show_values = n_rows * n_cols <= SHOW_VALUES_MAX_CELLS
 
@@ -123,7 +123,7 @@ def matrix_heatmap(
 
     trace = go.Heatmap(
         z=json_values(a),
-        colorscale=scale,
+        colorscale=colorscale,
         zmin=lo,
         zmax=hi,
         hovertemplate=hovertemplate,

@@ -199,23 +199,23 @@ def color_range(kind: str, values: np.ndarray, zmin: float | None = None,
     a = np.asarray(values, dtype=float)
     finite = a[np.isfinite(a)]
     if kind == "weights":
-        scale, lo, hi = WEIGHTS_SCALE, 0.0, 1.0
+        colorscale, lo, hi = WEIGHTS_SCALE, 0.0, 1.0
     elif kind == "cosine":
-        scale, lo, hi = DIVERGING, -1.0, 1.0
+        colorscale, lo, hi = DIVERGING, -1.0, 1.0
     elif kind == "signed":
         m = float(np.max(np.abs(finite))) if finite.size else 1.0
         m = m if m > 0 else 1.0
-        scale, lo, hi = DIVERGING, -m, m
+        colorscale, lo, hi = DIVERGING, -m, m
     else:
         lo = float(finite.min()) if finite.size else 0.0
         hi = float(finite.max()) if finite.size else 1.0
         hi = hi if hi > lo else lo + 1.0
-        scale = PLAIN_SCALE
+        colorscale = PLAIN_SCALE
     if zmin is not None:
         lo = float(zmin)
     if zmax is not None:
         hi = float(zmax)
-    return scale, lo, hi
+    return colorscale, lo, hi
 
 
 def head_color(i: int) -> str:

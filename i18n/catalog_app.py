@@ -11,6 +11,12 @@ STRINGS: dict[str, dict[str, str]] = {
     "page.steps": {"en": "Step by step", "zh": "逐步计算"},
     "page.heads": {"en": "Heads", "zh": "各个头"},
     "page.positional": {"en": "Positional encoding", "zh": "位置编码"},
+    "page.worked": {"en": "Worked example", "zh": "算例演算"},
+    "page.quiz": {"en": "Predict, then reveal", "zh": "先预测，再揭晓"},
+    "page.lab": {"en": "Training lab", "zh": "训练实验室"},
+    "page.why": {"en": "Why: scaling, cost, parameters", "zh": "原理：缩放、开销、参数"},
+    "page.subspaces": {"en": "Why: subspaces, residual, cross", "zh": "原理：子空间、残差、交叉"},
+    "page.minilm": {"en": "A real model's heads", "zh": "真实模型的注意力头"},
     # ---- sidebar
     "sb.preset": {"en": "Preset", "zh": "预设"},
     "preset.en": {"en": "English sentence", "zh": "英文句子"},
@@ -332,9 +338,9 @@ STRINGS: dict[str, dict[str, str]] = {
     "steps.scores.title": {"en": "Scaled scores", "zh": "缩放后的分数"},
     "steps.scores.latex": {"en": r"S_i = \frac{Q_i K_i^\top}{\sqrt{d_k}}", "zh": r"S_i = \frac{Q_i K_i^\top}{\sqrt{d_k}}"},
     "steps.scores.text": {
-        "en": "Each cell is the dot product of a query row and a key row, times 1/√{dk} = {scale}. "
+        "en": "Each cell is the dot product of a query row and a key row, times 1/√{dk} = {factor}. "
         "Rows: queries, columns: keys.",
-        "zh": "每个格子是一行查询与一行键的点积，再乘以 1/√{dk} = {scale}。行：查询；列：键。",
+        "zh": "每个格子是一行查询与一行键的点积，再乘以 1/√{dk} = {factor}。行：查询；列：键。",
     },
     "steps.scores.unscaled": {
         "en": "Scaling is off: these are raw Q_i K_iᵀ. Their spread grows with d_k and the softmax saturates.",

@@ -2,7 +2,6 @@
 self vs cross, scoring functions)."""
 
 STRINGS: dict[str, dict[str, str]] = {
-    "why.page_title": {"en": "Why: scaling, cost, parameters", "zh": "原理：缩放、开销、参数"},
     "why.title": {"en": "Why it works: scaling, cost, parameters", "zh": "原理：缩放、计算开销与参数量"},
     "why.intro": {
         "en": "Three arguments of the notes, computed live for the current setting instead of asserted.",
@@ -106,7 +105,6 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "d_model = {d} is too large to draw W^Q cell by cell; choose d_model ≤ 256 to see it.",
         "zh": "d_model = {d} 太大，无法逐格绘制 W^Q；请选择 d_model ≤ 256。",
     },
-    "sub.page_title": {"en": "Why: subspaces, residual, cross", "zh": "原理：子空间、残差、交叉"},
     "sub.title": {"en": "Why it works: subspaces, W^O, residual, scoring", "zh": "原理：子空间、W^O、残差与打分函数"},
     "sub.intro": {
         "en": "How the heads differ, how W^O puts them back together, and what comes around attention in a layer.",

@@ -3,6 +3,10 @@
 Convention of the notes: row vectors, Q = X W^Q with W^Q of shape (d_model, d_model), and the
 per-head W_i^Q = W^Q[:, i*d_k:(i+1)*d_k] of shape (d_model, d_k). torch.nn.MultiheadAttention stores
 the transpose; `from_torch` converts.
+
+Reading order: AttentionTrace (what is computed), MultiHeadAttention.forward (notes 002/004: project,
+split into heads, score, mask, softmax, weight the values, concatenate, W^O), then _per_head (notes
+000/001: the same with each head's own W_i), then tests/test_core_torch_oracle.py.
 """
 
 from __future__ import annotations
@@ -17,82 +21,75 @@ from torch.nn import functional as F
 
 from .config import AttentionConfig
 from .errors import AttentionError
-from .memory import large_matrix, wants_huge_pages
 
 Formulation = Literal["fused", "per_head"]
 
 
-@dataclass(frozen=True)
-class AttentionTrace:
-    """Every intermediate of one forward pass. Batched shapes; unbatched input drops the leading B.
+class _NamedWeights:
+    """W^Q, W^K, W^V, W^O and their biases under the notes' names, as views of the stored parameters.
 
-    q, k, v        (B, h, L, d_k)      per-head projections (k, v have L = Lk)
-    scores         (B, h, Lq, Lk)      Q K^T / sqrt(d_k) (or Q K^T when scale=False), before the mask
-    masked_scores  (B, h, Lq, Lk)      scores with the mask applied (-inf where a key is masked)
-    weights        (B, h, Lq, Lk)      softmax of masked_scores over keys; a fully masked row is all 0
-    head_outputs   (B, h, Lq, d_k)     weights @ v, i.e. head_i = A_i V_i
-    concat         (B, Lq, d_model)    Concat(head_1, ..., head_h)
-    output         (B, Lq, d_model)    concat W^O (+ b^O)
-    mask           (B, h, Lq, Lk)      True where a key is masked (a broadcast view); None without a mask
-    w_in, b_in     (d_model, 3 d_model), (3 d_model,)   [W^Q | W^K | W^V] and [b^Q | b^K | b^V]; w_q, w_k,
-                   w_v, b_q, b_k, b_v are views of them, w_q_heads etc. the per-head W_i
-    w_o, b_o       (d_model, d_model), (d_model,)
+    Shared by the module and its trace, which both hold in_proj_weight (d_model, 3 d_model) = [W^Q | W^K | W^V],
+    in_proj_bias (3 d_model,) = [b^Q | b^K | b^V] or None, out_proj_weight W^O (d_model, d_model),
+    out_proj_bias b^O (d_model,) or None, and n_heads.
     """
 
-    query: Tensor
-    key: Tensor
-    value: Tensor
-    q: Tensor
-    k: Tensor
-    v: Tensor
-    scores: Tensor
-    masked_scores: Tensor
-    weights: Tensor
-    head_outputs: Tensor
-    concat: Tensor
-    output: Tensor
-    mask: Tensor | None
-    w_in: Tensor
-    b_in: Tensor | None
-    w_o: Tensor
-    b_o: Tensor | None
+    in_proj_weight: Tensor
+    in_proj_bias: Tensor | None
+    out_proj_weight: Tensor
+    out_proj_bias: Tensor | None
     n_heads: int
-    scale_factor: float
 
     @property
     def d_model(self) -> int:
-        return self.w_o.shape[0]
+        return self.out_proj_weight.shape[0]
 
     @property
     def d_k(self) -> int:
         return self.d_model // self.n_heads
 
+    def qkv_weights(self) -> tuple[Tensor, Tensor, Tensor]:
+        """W^Q, W^K, W^V, each (d_model, d_model): views of the column blocks of [W^Q | W^K | W^V]."""
+        return self.in_proj_weight.chunk(3, dim=1)
+
+    def qkv_biases(self) -> tuple[Tensor | None, Tensor | None, Tensor | None]:
+        """b^Q, b^K, b^V, each (d_model,): views of [b^Q | b^K | b^V]; all None without biases."""
+        return (None, None, None) if self.in_proj_bias is None else self.in_proj_bias.chunk(3)
+
     @property
     def w_q(self) -> Tensor:
         """W^Q: (d_model, d_model)."""
-        return self.w_in[:, : self.d_model]
+        return self.qkv_weights()[0]
 
     @property
     def w_k(self) -> Tensor:
         """W^K: (d_model, d_model)."""
-        return self.w_in[:, self.d_model : 2 * self.d_model]
+        return self.qkv_weights()[1]
 
     @property
     def w_v(self) -> Tensor:
         """W^V: (d_model, d_model)."""
-        return self.w_in[:, 2 * self.d_model :]
+        return self.qkv_weights()[2]
 
     @property
     def b_q(self) -> Tensor | None:
-        return None if self.b_in is None else self.b_in[: self.d_model]
+        return self.qkv_biases()[0]
 
     @property
     def b_k(self) -> Tensor | None:
-        return None if self.b_in is None else self.b_in[self.d_model : 2 * self.d_model]
+        return self.qkv_biases()[1]
 
     @property
     def b_v(self) -> Tensor | None:
-        return None if self.b_in is None else self.b_in[2 * self.d_model :]
+        return self.qkv_biases()[2]
+
+    @property
+    def w_o(self) -> Tensor:
+        """W^O: (d_model, d_model)."""
+        return self.out_proj_weight
+
+    @property
+    def b_o(self) -> Tensor | None:
+        return self.out_proj_bias
 
     @property
     def w_q_heads(self) -> Tensor:
@@ -113,6 +110,45 @@ class AttentionTrace:
     def w_o_heads(self) -> Tensor:
         """W^O split into per-head row blocks W^O_i: (h, d_k, d_model); concat W^O = sum_i head_i W^O_i."""
         return self.w_o.reshape(self.n_heads, self.d_k, self.d_model)
+
+
+@dataclass(frozen=True)
+class AttentionTrace(_NamedWeights):
+    """Every intermediate of one forward pass. Batched shapes; unbatched input drops the leading B.
+
+    query, key, value  (B, L, d_model)  the inputs X (key and value are the query in self-attention)
+    q, k, v        (B, h, L, d_k)      per-head projections Q_i, K_i, V_i (k, v have L = Lk)
+    scores         (B, h, Lq, Lk)      Q_i K_i^T / sqrt(d_k) (or Q_i K_i^T when scale=False), before the mask
+    masked_scores  (B, h, Lq, Lk)      scores with the mask applied (-inf where a key is masked)
+    weights        (B, h, Lq, Lk)      softmax of masked_scores over keys; a fully masked row is all 0
+    head_outputs   (B, h, Lq, d_k)     weights @ v, i.e. head_i = A_i V_i
+    concat         (B, Lq, d_model)    Concat(head_1, ..., head_h)
+    output         (B, Lq, d_model)    concat W^O (+ b^O)
+    mask           (B, h, Lq, Lk)      True where a key is masked (a broadcast view); None without a mask
+    in_proj_weight, in_proj_bias, out_proj_weight, out_proj_bias: the module's parameters (see
+    _NamedWeights: w_q, w_k, w_v, w_o, b_q, ..., b_o and the per-head w_q_heads, ..., w_o_heads are views)
+    scale_factor   1 / sqrt(d_k), or 1 when scale=False
+    """
+
+    query: Tensor
+    key: Tensor
+    value: Tensor
+    q: Tensor
+    k: Tensor
+    v: Tensor
+    scores: Tensor
+    masked_scores: Tensor
+    weights: Tensor
+    head_outputs: Tensor
+    concat: Tensor
+    output: Tensor
+    mask: Tensor | None
+    in_proj_weight: Tensor
+    in_proj_bias: Tensor | None
+    out_proj_weight: Tensor
+    out_proj_bias: Tensor | None
+    n_heads: int
+    scale_factor: float
 
     @property
     def q_fused(self) -> Tensor:
@@ -142,19 +178,6 @@ def merge_heads(x: Tensor) -> Tensor:
     return x.transpose(-3, -2).reshape(*lead, length, n_heads * d_k)
 
 
-def _split_heads_contiguous(x: Tensor, n_heads: int) -> Tensor:
-    """(B, L, n_heads * d_k) -> (B, n_heads, L, d_k) in one copy, so later matmuls need no hidden copies."""
-    bsz, length, width = x.shape
-    return x.view(bsz, length, n_heads, width // n_heads).transpose(1, 2).contiguous()
-
-
-def _project_heads(x: Tensor, w_heads: Tensor, b_heads: Tensor | None) -> Tensor:
-    """One sequence x (1, L, d_model) times each of n blocks w_heads (n, d_model, d_k), plus b_heads
-    (n, 1, d_k): (n, L, d_k), the same tokens through every block in one batched multiply."""
-    rows = x.expand(w_heads.shape[0], -1, -1)  # (n, L, d_model), no copy
-    return torch.bmm(rows, w_heads) if b_heads is None else torch.baddbmm(b_heads, rows, w_heads)
-
-
 def split_weight_columns(w: Tensor, n_heads: int) -> Tensor:
     """Fused (d_model, d_model) projection -> per-head (h, d_model, d_k): W_i = W[:, i*d_k:(i+1)*d_k]."""
     d_in, d_out = w.shape
@@ -168,11 +191,21 @@ def merge_weight_columns(w_heads: Tensor) -> Tensor:
 
 
 def _linear(x: Tensor, w: Tensor, b: Tensor | None) -> Tensor:
-    """x (..., d_in) @ w (d_in, d_out) + b in one fused matrix multiply (torch's linear takes w transposed)."""
+    """x W + b: x (..., d_in), w (d_in, d_out) in the notes' convention, b (d_out,) or None."""
     return F.linear(x, w.T, b)
 
 
+def _masked_softmax(masked_scores: Tensor, mask: Tensor | None) -> Tensor:
+    """Softmax over keys (the last axis); with a mask, a row whose every key is masked (-inf) gets
+    weights 0, not NaN. The dead row is zeroed before the softmax too, so no NaN reaches the backward pass."""
+    if mask is None:
+        return torch.softmax(masked_scores, dim=-1)
+    dead = torch.isneginf(masked_scores).all(dim=-1, keepdim=True)  # (..., Lq, 1)
+    return torch.softmax(masked_scores.masked_fill(dead, 0.0), dim=-1).masked_fill(dead, 0.0)
+
+
 def _check_input(name: str, t: object, d_model: int, dtype: torch.dtype) -> Tensor:
+    """One input tensor: (L, d_model) or (B, L, d_model), L >= 1, real and finite; cast to dtype."""
     if not isinstance(t, Tensor):
         raise AttentionError("bad_input", f"{name} must be a tensor, got {type(t).__name__}", name=name)
     if t.dim() not in (2, 3):
@@ -193,8 +226,7 @@ def _check_input(name: str, t: object, d_model: int, dtype: torch.dtype) -> Tens
         raise AttentionError("empty", f"{name} has no tokens (L=0); at least one is needed", name=name)
     if not (t.is_floating_point() or t.dtype in (torch.int32, torch.int64)):
         raise AttentionError("bad_input", f"{name} must hold real numbers, got {t.dtype}", name=name)
-    if t.dtype != dtype:
-        t = t.to(dtype)
+    t = t if t.dtype == dtype else t.to(dtype)
     low, high = torch.aminmax(t)  # one pass without a mask tensor; NaN propagates into both
     if not (math.isfinite(low.item()) and math.isfinite(high.item())):
         raise AttentionError(
@@ -203,11 +235,103 @@ def _check_input(name: str, t: object, d_model: int, dtype: torch.dtype) -> Tens
     return t
 
 
-class MultiHeadAttention(nn.Module):
+def _check_inputs(
+    query: object, key: object, value: object, d_model: int, dtype: torch.dtype, formulation: str
+) -> tuple[Tensor, Tensor, Tensor, bool]:
+    """Validate the inputs and give them a batch axis: (query, key, value) each (B, L, d_model), and
+    whether the input was batched. key defaults to query, value to key."""
+    if formulation not in ("fused", "per_head"):
+        raise AttentionError("bad_input", f"formulation must be 'fused' or 'per_head', got {formulation!r}")
+    query = _check_input("query", query, d_model, dtype)
+    key = query if key is None else _check_input("key", key, d_model, dtype)
+    value = key if value is None else _check_input("value", value, d_model, dtype)
+    if not query.dim() == key.dim() == value.dim():
+        shapes = tuple(tuple(t.shape) for t in (query, key, value))
+        raise AttentionError(
+            "bad_shape",
+            f"query, key and value must all be batched (B, L, d_model) or all unbatched (L, d_model), "
+            f"got shapes {shapes[0]}, {shapes[1]} and {shapes[2]}",
+            shapes=shapes,
+        )
+    batched = query.dim() == 3
+    if not batched:
+        query, key, value = query.unsqueeze(0), key.unsqueeze(0), value.unsqueeze(0)
+    if not (query.shape[0] == key.shape[0] == value.shape[0]):
+        sizes = (query.shape[0], key.shape[0], value.shape[0])
+        raise AttentionError(
+            "bad_shape",
+            f"query, key and value must have the same batch size B, got {sizes[0]}, {sizes[1]} and "
+            f"{sizes[2]}",
+            batch_sizes=sizes,
+        )
+    if key.shape[1] != value.shape[1]:
+        raise AttentionError(
+            "bad_shape",
+            f"key and value must have the same length Lk, got {key.shape[1]} and {value.shape[1]}",
+            len_k=key.shape[1],
+            len_v=value.shape[1],
+        )
+    return query, key, value, batched
+
+
+def _float_mask(m: object, name: str, dtype: torch.dtype) -> Tensor:
+    """A boolean mask (True = may not attend) as 0 / -inf; a float mask checked and cast."""
+    if not isinstance(m, Tensor):
+        raise AttentionError("bad_mask", f"{name} must be a tensor", name=name)
+    if m.dtype == torch.bool:
+        return torch.zeros(m.shape, dtype=dtype).masked_fill(m, float("-inf"))
+    if not m.is_floating_point():
+        raise AttentionError("bad_mask", f"{name} must be boolean or float, got {m.dtype}", name=name)
+    if torch.isnan(m).any() or torch.isposinf(m).any():
+        raise AttentionError("bad_mask", f"{name} contains NaN or +inf", name=name)
+    return m.to(dtype)
+
+
+def _additive_mask(
+    attn_mask: Tensor | None,
+    key_padding_mask: Tensor | None,
+    causal: bool,
+    shape: tuple[int, int, int, int],
+    batched: bool,
+    dtype: torch.dtype,
+) -> Tensor | None:
+    """Every mask summed into one float mask (0 or -inf, or any added float) of four axes that broadcasts
+    to shape = (B, h, Lq, Lk); None when there is no mask."""
+    bsz, h, len_q, len_k = shape
+    total: Tensor | None = None
+    if attn_mask is not None:
+        m = _float_mask(attn_mask, "attn_mask", dtype)
+        if tuple(m.shape) not in ((len_q, len_k), (bsz * h, len_q, len_k)):
+            raise AttentionError(
+                "bad_mask",
+                f"attn_mask must have shape ({len_q}, {len_k}) or ({bsz * h}, {len_q}, {len_k}), "
+                f"got {tuple(m.shape)}",
+                name="attn_mask",
+            )
+        total = m.view(-1, h, len_q, len_k) if m.dim() == 3 else m.view(1, 1, len_q, len_k)
+    if key_padding_mask is not None:
+        m = _float_mask(key_padding_mask, "key_padding_mask", dtype)
+        expected = (bsz, len_k) if batched else (len_k,)
+        if tuple(m.shape) != expected:
+            raise AttentionError(
+                "bad_mask",
+                f"key_padding_mask must have shape {expected}, got {tuple(m.shape)}",
+                name="key_padding_mask",
+            )
+        m = m.view(bsz, 1, 1, len_k)
+        total = m if total is None else total + m
+    if causal:
+        m = causal_mask(len_q, len_k, dtype).view(1, 1, len_q, len_k)
+        total = m if total is None else total + m
+    return total
+
+
+class MultiHeadAttention(_NamedWeights, nn.Module):
     """Multi-head attention whose forward returns an AttentionTrace.
 
     Parameters (notes' convention, x @ W): in_proj_weight (d_model, 3 d_model) = [W^Q | W^K | W^V],
-    in_proj_bias (3 d_model), out_proj_weight W^O (d_model, d_model), out_proj_bias (d_model).
+    in_proj_bias (3 d_model) = [b^Q | b^K | b^V], out_proj_weight W^O (d_model, d_model), out_proj_bias
+    b^O (d_model); w_q, b_q, ..., w_o, b_o are views of them (_NamedWeights).
     Seeded init: the same config always gives the same weights (xavier-uniform in-projection and
     uniform(+-1/sqrt(d_model)) output projection, as torch; biases start at zero, as torch).
     """
@@ -296,42 +420,23 @@ class MultiHeadAttention(nn.Module):
             raise AttentionError("unsupported", "kdim/vdim different from embed_dim are not supported")
         if torch_mha.bias_k is not None or torch_mha.add_zero_attn:
             raise AttentionError("unsupported", "add_bias_kv and add_zero_attn are not supported")
-        d = torch_mha.embed_dim
-        w_in = torch_mha.in_proj_weight.detach()  # (3d, d), used as x @ W^T
-        b_in = None if torch_mha.in_proj_bias is None else torch_mha.in_proj_bias.detach()
-        w_o = torch_mha.out_proj.weight.detach()
+        # torch stores [W^Q; W^K; W^V] stacked by rows (3 d_model, d_model) and applies it as x @ W^T
+        w_q, w_k, w_v = (w.T for w in torch_mha.in_proj_weight.detach().chunk(3))
+        in_bias = torch_mha.in_proj_bias
+        b_q, b_k, b_v = (None, None, None) if in_bias is None else in_bias.detach().chunk(3)
+        w_o = torch_mha.out_proj.weight.detach().T
         b_o = None if torch_mha.out_proj.bias is None else torch_mha.out_proj.bias.detach()
-        w_q, w_k, w_v = (w_in[i * d : (i + 1) * d].T for i in range(3))
-        bq, bk, bv = (None, None, None) if b_in is None else (b_in[i * d : (i + 1) * d] for i in range(3))
-        return cls.from_weights(torch_mha.num_heads, w_q, w_k, w_v, w_o.T, bq, bk, bv, b_o)
+        return cls.from_weights(torch_mha.num_heads, w_q, w_k, w_v, w_o, b_q, b_k, b_v, b_o)
 
-    # ----- named views of the parameters ----------------------------------------------------
+    # ----- named views of the parameters (the weights themselves: _NamedWeights) ------------------
     @property
     def n_heads(self) -> int:
         return self.config.n_heads
 
     @property
-    def w_q(self) -> Tensor:
-        return self.in_proj_weight[:, : self.config.d_model]
-
-    @property
-    def w_k(self) -> Tensor:
-        d = self.config.d_model
-        return self.in_proj_weight[:, d : 2 * d]
-
-    @property
-    def w_v(self) -> Tensor:
-        return self.in_proj_weight[:, 2 * self.config.d_model :]
-
-    @property
-    def w_o(self) -> Tensor:
-        return self.out_proj_weight
-
-    def _bias(self, i: int) -> Tensor | None:
-        if self.in_proj_bias is None:
-            return None
-        d = self.config.d_model
-        return self.in_proj_bias[i * d : (i + 1) * d]
+    def scale_factor(self) -> float:
+        """1 / sqrt(d_k), the factor the scores are multiplied by; 1 when the config has scale=False."""
+        return 1.0 / math.sqrt(self.config.d_k) if self.config.scale else 1.0
 
     # ----- forward ---------------------------------------------------------------------------
     def forward(
@@ -351,204 +456,55 @@ class MultiHeadAttention(nn.Module):
         attn_mask is (Lq, Lk) or (B*h, Lq, Lk); key_padding_mask is (B, Lk) or (Lk,) when unbatched;
         causal=True masks every key j > query i. A query whose keys are all masked gets weights 0 and
         therefore a head output of 0 (torch gives NaN there).
-        formulation="per_head" computes each head with its own W_i (notes 000/001) instead of the
-        fused matrices split by reshape (notes 002/004); both give the same numbers. (For speed, the fused
-        path multiplies a single sequence by the per-head column blocks of [W^Q | W^K | W^V] in one
-        batched call, which yields the split Q, K, V without the reshape's copy.)
+        formulation="per_head" computes each head with its own W_i (notes 000/001, `_per_head`) instead
+        of the fused matrices split by reshape (notes 002/004, below); both give the same numbers.
         """
-        cfg = self.config
-        d, h = cfg.d_model, cfg.n_heads
-        dtype = self.in_proj_weight.dtype
-        self_attention = key is None and value is None
-        query = _check_input("query", query, d, dtype)
-        key = query if key is None else _check_input("key", key, d, dtype)
-        value = key if value is None else _check_input("value", value, d, dtype)
-        batched = query.dim() == 3
-        if key.dim() != query.dim() or value.dim() != query.dim():
-            shapes = tuple(tuple(t.shape) for t in (query, key, value))
-            raise AttentionError(
-                "bad_shape",
-                f"query, key and value must all be batched (B, L, d_model) or all unbatched (L, d_model), "
-                f"got shapes {shapes[0]}, {shapes[1]} and {shapes[2]}",
-                shapes=shapes,
-            )
-        if not batched:
-            query, key, value = query.unsqueeze(0), key.unsqueeze(0), value.unsqueeze(0)
-        if not (query.shape[0] == key.shape[0] == value.shape[0]):
-            sizes = (query.shape[0], key.shape[0], value.shape[0])
-            raise AttentionError(
-                "bad_shape",
-                f"query, key and value must have the same batch size B, got {sizes[0]}, {sizes[1]} and "
-                f"{sizes[2]}",
-                batch_sizes=sizes,
-            )
-        if key.shape[1] != value.shape[1]:
-            raise AttentionError(
-                "bad_shape",
-                f"key and value must have the same length Lk, got {key.shape[1]} and {value.shape[1]}",
-                len_k=key.shape[1],
-                len_v=value.shape[1],
-            )
-        bsz, len_q, len_k = query.shape[0], query.shape[1], key.shape[1]
-        mask = self._additive_mask(attn_mask, key_padding_mask, causal, bsz, len_q, len_k, batched, dtype)
-        scale = 1.0 / math.sqrt(cfg.d_k) if cfg.scale else 1.0
-        w_in, b_in = self.in_proj_weight, self.in_proj_bias  # [W^Q | W^K | W^V], [b^Q | b^K | b^V]
-
-        if formulation == "fused":
-            if bsz == 1:
-                # The 3h column blocks of [W^Q | W^K | W^V] are each head's W_i^Q, W_i^K, W_i^V (views, no
-                # copy). One batched multiply of the tokens with every block gives each head's Q_i, K_i, V_i
-                # already in head order, bias included: the numbers of X W followed by note 002's reshape,
-                # without the copy that reshape needs, and each core takes whole heads.
-                w_heads = split_weight_columns(w_in, 3 * h)  # (3h, d_model, d_k)
-                b_heads = None if b_in is None else b_in.view(3 * h, 1, d // h)
-                if self_attention:
-                    q, k, v = _project_heads(query, w_heads, b_heads).view(3, 1, h, len_q, d // h).unbind(0)
-                else:
-                    b_qkv = (None, None, None) if b_heads is None else b_heads.split(h)
-                    q, k, v = (
-                        _project_heads(x, w, b).view(1, h, x.shape[1], d // h)
-                        for x, w, b in zip((query, key, value), w_heads.split(h), b_qkv, strict=True)
-                    )
-            # Several sequences: per-head results would need a copy into (B, h, L, d_k) order anyway, and
-            # there one wide multiply was faster (by 10 % at (4, 512, 768, 12) on 1 thread); then the reshape.
-            elif self_attention:
-                qkv = _linear(query, w_in, b_in)  # (B, L, 3 d_model)
-                qkv = qkv.view(bsz, len_q, 3, h, d // h).permute(2, 0, 3, 1, 4)  # (3, B, h, L, d_k)
-                q, k, v = qkv.contiguous().unbind(0)  # one copy; each (B, h, L, d_k), contiguous
-            else:
-                w_qkv = w_in.split(d, dim=1)
-                b_qkv = (None, None, None) if b_in is None else b_in.split(d)
-                q, k, v = (
-                    _split_heads_contiguous(_linear(x, w, b), h)
-                    for x, w, b in zip((query, key, value), w_qkv, b_qkv, strict=True)
-                )
-            # (B*h, Lq, d_k) @ (B*h, d_k, Lk) -> (B, h, Lq, Lk); the matmul itself applies the scale
-            # (alpha), and beta=0 means no input matrix is read: one pass over the L x L scores, not two
-            q_flat, k_flat = q.flatten(0, 1), k.flatten(0, 1)
-            shape = (bsz, h, len_q, len_k)
-            # Without autograd, large L x L matrices are written into huge-page memory (memory.py);
-            # autograd does not record out= calls, so with it the ops allocate them as usual.
-            tracked = torch.is_grad_enabled() and (
-                q.requires_grad or k.requires_grad or v.requires_grad or (mask is not None and mask.requires_grad)
-            )
-            huge = not tracked and wants_huge_pages(shape, q.dtype, q.device)
-            scores = torch.baddbmm(
-                q_flat.new_zeros(()), q_flat, k_flat.transpose(1, 2), beta=0.0, alpha=scale,
-                out=large_matrix((bsz * h, len_q, len_k), q.dtype) if huge else None,
-            ).view(shape)  # fmt: skip
-            if mask is None:
-                masked_scores = scores
-            else:
-                masked_scores = torch.add(scores, mask, out=large_matrix(shape, q.dtype) if huge else None)
-            weights = self._softmax(masked_scores, mask is not None, out=large_matrix(shape, q.dtype) if huge else None)
-            head_outputs = weights @ v  # (B, h, Lq, d_k)
-        elif formulation == "per_head":
-            q, k, v, scores, masked_scores, weights, head_outputs = self._per_head(
-                query, key, value, mask, scale
-            )
+        h = self.n_heads
+        d_model, dtype = self.config.d_model, self.out_proj_weight.dtype
+        x_q, x_k, x_v, batched = _check_inputs(query, key, value, d_model, dtype, formulation)
+        bsz, len_q, len_k = x_q.shape[0], x_q.shape[1], x_k.shape[1]
+        mask = _additive_mask(attn_mask, key_padding_mask, causal, (bsz, h, len_q, len_k), batched, x_q.dtype)
+        if formulation == "per_head":
+            q, k, v, scores, masked_scores, weights, head_outputs = self._per_head(x_q, x_k, x_v, mask)
         else:
-            raise AttentionError("bad_input", f"formulation must be 'fused' or 'per_head', got {formulation!r}")
+            w_q, w_k, w_v = self.qkv_weights()  # each (d_model, d_model)
+            b_q, b_k, b_v = self.qkv_biases()  # each (d_model,) or None
+            q = split_heads(_linear(x_q, w_q, b_q), h)  # (B, h, Lq, d_k)   Q = X W^Q, split into heads
+            k = split_heads(_linear(x_k, w_k, b_k), h)  # (B, h, Lk, d_k)   K = X W^K
+            v = split_heads(_linear(x_v, w_v, b_v), h)  # (B, h, Lk, d_k)   V = X W^V
+            scores = (q @ k.transpose(-2, -1)) * self.scale_factor  # (B, h, Lq, Lk)
+            masked_scores = scores if mask is None else scores + mask  # (B, h, Lq, Lk)
+            weights = _masked_softmax(masked_scores, mask)  # (B, h, Lq, Lk)
+            head_outputs = weights @ v  # (B, h, Lq, d_k)   head_i = A_i V_i
         concat = merge_heads(head_outputs)  # (B, Lq, d_model)
-        w_o, b_o = self.out_proj_weight, self.out_proj_bias
-        output = _linear(concat, w_o, b_o)
-        if mask is not None:
-            mask = torch.isneginf(mask).expand(bsz, h, len_q, len_k)
-        tensors = (query, key, value, q, k, v, scores, masked_scores, weights, head_outputs, concat, output, mask)
-        # (the trace's first thirteen fields, in this order)
+        output = _linear(concat, self.out_proj_weight, self.out_proj_bias)  # (B, Lq, d_model)   W^O (+ b^O)
+        hidden = None if mask is None else torch.isneginf(mask).expand(bsz, h, len_q, len_k)  # (B, h, Lq, Lk)
+        tensors = (x_q, x_k, x_v, q, k, v, scores, masked_scores, weights, head_outputs, concat, output, hidden)
         if not batched:
-            tensors = tuple(None if t is None else t[0] for t in tensors)
-        return AttentionTrace(*tensors, w_in=w_in, b_in=b_in, w_o=w_o, b_o=b_o, n_heads=h, scale_factor=scale)
+            tensors = tuple(None if t is None else t[0] for t in tensors)  # drop the batch axis again
+        return AttentionTrace(
+            *tensors, self.in_proj_weight, self.in_proj_bias, self.out_proj_weight, self.out_proj_bias,
+            n_heads=h, scale_factor=self.scale_factor,
+        )  # fmt: skip
 
     def _per_head(
-        self, query: Tensor, key: Tensor, value: Tensor, mask: Tensor | None, scale: float
-    ) -> tuple[Tensor, ...]:
-        """Each head on its own: Q_i = X W_i^Q, A_i = softmax(Q_i K_i^T / sqrt(d_k)), head_i = A_i V_i."""
-        h = self.config.n_heads
-        w_heads = [split_weight_columns(w, h) for w in (self.w_q, self.w_k, self.w_v)]
-        b_heads = [None if b is None else b.reshape(h, -1) for b in (self._bias(i) for i in range(3))]
-        parts: list[list[Tensor]] = [[] for _ in range(7)]
+        self, x_q: Tensor, x_k: Tensor, x_v: Tensor, mask: Tensor | None
+    ) -> tuple[Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor]:
+        """Each head on its own (notes 000/001): Q_i = X W_i^Q, A_i = softmax(Q_i K_i^T / sqrt(d_k)),
+        head_i = A_i V_i. Returns q, k, v, scores, masked_scores, weights, head_outputs stacked over heads."""
+        h = self.n_heads
+        w_heads = (self.w_q_heads, self.w_k_heads, self.w_v_heads)  # each (h, d_model, d_k)
+        b_heads = [[None] * h if b is None else b.view(h, -1) for b in (self.b_q, self.b_k, self.b_v)]  # (h, d_k)
+        per_head: list[tuple[Tensor, ...]] = []
         for i in range(h):
-            qi, ki, vi = (
-                _linear(x, w[i], None if b is None else b[i])
-                for x, w, b in zip((query, key, value), w_heads, b_heads, strict=True)
-            )
-            si = (qi @ ki.transpose(-2, -1)) * scale  # (B, Lq, Lk)
-            mi = si if mask is None else si + mask[:, min(i, mask.shape[1] - 1)]
-            ai = self._softmax(mi, mask is not None)
-            for store, t in zip(parts, (qi, ki, vi, si, mi, ai, ai @ vi), strict=True):
-                store.append(t)
-        return tuple(torch.stack(p, dim=1) for p in parts)
-
-    @staticmethod
-    def _softmax(masked_scores: Tensor, has_mask: bool, out: Tensor | None = None) -> Tensor:
-        """Softmax over keys (into `out` when given, except on the rare fully-masked path)."""
-        if not has_mask:
-            return torch.softmax(masked_scores, dim=-1, out=out)
-        # A row with every key masked: softmax gives NaN there; define it as all zeros. The row is
-        # replaced by zeros *before* the softmax too, so that no NaN reaches the backward pass.
-        dead = torch.isneginf(masked_scores).all(dim=-1, keepdim=True)
-        if not dead.any():
-            return torch.softmax(masked_scores, dim=-1, out=out)
-        return torch.softmax(masked_scores.masked_fill(dead, 0.0), dim=-1).masked_fill(dead, 0.0)
-
-    def _additive_mask(
-        self,
-        attn_mask: Tensor | None,
-        key_padding_mask: Tensor | None,
-        causal: bool,
-        bsz: int,
-        len_q: int,
-        len_k: int,
-        batched: bool,
-        dtype: torch.dtype,
-    ) -> Tensor | None:
-        """Combine every mask into one float mask broadcastable to (B, h, Lq, Lk), or None."""
-        h = self.config.n_heads
-        parts: list[Tensor] = []
-
-        def as_float(m: Tensor, name: str) -> Tensor:
-            if not isinstance(m, Tensor):
-                raise AttentionError("bad_mask", f"{name} must be a tensor", name=name)
-            if m.dtype == torch.bool:
-                return torch.zeros(m.shape, dtype=dtype).masked_fill(m, float("-inf"))
-            if not m.is_floating_point():
-                raise AttentionError("bad_mask", f"{name} must be boolean or float, got {m.dtype}", name=name)
-            if torch.isnan(m).any() or torch.isposinf(m).any():
-                raise AttentionError("bad_mask", f"{name} contains NaN or +inf", name=name)
-            return m.to(dtype)
-
-        if attn_mask is not None:
-            m = as_float(attn_mask, "attn_mask")
-            if m.dim() == 2 and tuple(m.shape) == (len_q, len_k):
-                parts.append(m.view(1, 1, len_q, len_k))
-            elif m.dim() == 3 and tuple(m.shape) == (bsz * h, len_q, len_k):
-                parts.append(m.view(bsz, h, len_q, len_k))
-            else:
-                raise AttentionError(
-                    "bad_mask",
-                    f"attn_mask must have shape ({len_q}, {len_k}) or ({bsz * h}, {len_q}, {len_k}), "
-                    f"got {tuple(m.shape)}",
-                    name="attn_mask",
-                )
-        if key_padding_mask is not None:
-            m = as_float(key_padding_mask, "key_padding_mask")
-            expected = (bsz, len_k) if batched else (len_k,)
-            if tuple(m.shape) != expected:
-                raise AttentionError(
-                    "bad_mask",
-                    f"key_padding_mask must have shape {expected}, got {tuple(m.shape)}",
-                    name="key_padding_mask",
-                )
-            parts.append(m.view(bsz, 1, 1, len_k))
-        if causal:
-            parts.append(causal_mask(len_q, len_k, dtype).view(1, 1, len_q, len_k))
-        if not parts:
-            return None
-        total = parts[0]
-        for p in parts[1:]:
-            total = total + p
-        return total
+            q_i, k_i, v_i = (
+                _linear(x, w[i], b[i]) for x, w, b in zip((x_q, x_k, x_v), w_heads, b_heads, strict=True)
+            )  # (B, Lq, d_k), (B, Lk, d_k), (B, Lk, d_k)
+            s_i = (q_i @ k_i.transpose(-2, -1)) * self.scale_factor  # (B, Lq, Lk)
+            m_i = s_i if mask is None else s_i + mask[:, min(i, mask.shape[1] - 1)]  # (B, Lq, Lk)
+            a_i = _masked_softmax(m_i, mask)  # (B, Lq, Lk)
+            per_head.append((q_i, k_i, v_i, s_i, m_i, a_i, a_i @ v_i))  # head_i = A_i V_i: (B, Lq, d_k)
+        return tuple(torch.stack(parts, dim=1) for parts in zip(*per_head, strict=True))  # each (B, h, ...)
 
 
 def causal_mask(len_q: int, len_k: int | None = None, dtype: torch.dtype = torch.float32) -> Tensor:

@@ -143,3 +143,32 @@ def additive_attention(q: np.ndarray, k: np.ndarray, v: np.ndarray, hidden: int 
     total = e.sum(axis=-1, keepdims=True)
     weights = np.divide(e, total, out=np.zeros_like(e), where=total > 0)
     return AdditiveAttention(scores, weights, weights @ v)
+
+
+@dataclass(frozen=True)
+class LayerNormStats:
+    """How normalised each row of LayerNorm's output is: the largest |row mean| (~0) and the mean row std (~1)."""
+
+    max_abs_mean: float
+    mean_std: float
+
+
+def layer_norm_stats(y: np.ndarray) -> LayerNormStats:
+    """Row statistics of y (L, d_model), e.g. the output of residual_layer_norm."""
+    return LayerNormStats(float(np.abs(y.mean(axis=-1)).max()), float(y.std(axis=-1).mean()))
+
+
+@dataclass(frozen=True)
+class SoftmaxByHand:
+    """One row of softmax as a student writes it: e^{s_j}, their sum, and e^{s_j} / sum."""
+
+    exps: np.ndarray
+    total: float
+    weights: np.ndarray
+
+
+def softmax_by_hand(scores_row: np.ndarray) -> SoftmaxByHand:
+    """The textbook route (no max subtraction) for one unmasked row of scores (Lk,): small numbers only."""
+    exps = np.exp(np.asarray(scores_row, dtype=np.float64))
+    total = float(exps.sum())
+    return SoftmaxByHand(exps, total, exps / total)

@@ -3,7 +3,7 @@
 import pandas as pd
 import streamlit as st
 
-from figures import attention_lines, matrix_heatmap, query_bars, tiled_heads
+from figures import RHO_LATEX, attention_lines, head_similarity_figure, query_bars, tiled_heads
 from ui.charts import memo_figure, show, show_table
 from ui.context import get_context
 from ui.frame import outside_frame
@@ -12,23 +12,23 @@ from ui.weight_source import flat_note
 if outside_frame():
     st.stop()
 ctx = get_context()
-tr, sc, s, style, lang = ctx.t, ctx.scene, ctx.settings, ctx.style, ctx.lang
-h = s.n_heads
+tr, scene, settings, style, lang = ctx.t, ctx.scene, ctx.settings, ctx.style, ctx.lang
+h = settings.n_heads
 heads = [tr("common.head_n", n=i + 1) for i in range(h)]
 dks = None
 
 st.title(tr("heads.title"))
-st.markdown(tr("heads.intro", h=h, dk=s.d_k))
+st.markdown(tr("heads.intro", h=h, dk=settings.d_k))
 flat_note(ctx)
 
 QUANTITIES = {
-    "weights": (sc.weights, sc.tokens, sc.kv_tokens, "weights"),
-    "scores": (sc.scores, sc.tokens, sc.kv_tokens, "signed"),
-    "masked_scores": (sc.masked_scores, sc.tokens, sc.kv_tokens, "signed"),
-    "q": (sc.q, sc.tokens, dks, "signed"),
-    "k": (sc.k, sc.kv_tokens, dks, "signed"),
-    "v": (sc.v, sc.kv_tokens, dks, "signed"),
-    "head_outputs": (sc.head_outputs, sc.tokens, dks, "signed"),
+    "weights": (scene.weights, scene.tokens, scene.kv_tokens, "weights"),
+    "scores": (scene.scores, scene.tokens, scene.kv_tokens, "signed"),
+    "masked_scores": (scene.masked_scores, scene.tokens, scene.kv_tokens, "signed"),
+    "q": (scene.q, scene.tokens, dks, "signed"),
+    "k": (scene.k, scene.kv_tokens, dks, "signed"),
+    "v": (scene.v, scene.kv_tokens, dks, "signed"),
+    "head_outputs": (scene.head_outputs, scene.tokens, dks, "signed"),
 }
 @st.fragment
 def all_heads() -> None:
@@ -39,7 +39,7 @@ def all_heads() -> None:
     shared = c2.toggle(tr("heads.shared_scale"), value=True, key="heads_shared", help=tr("heads.shared_help"))
     stack, rows, cols, kind = QUANTITIES[quantity]
     st.caption(tr(f"qty.{quantity}.help"))
-    fig = memo_figure(("heads_tiled", s, lang, style, quantity, shared), lambda: tiled_heads(
+    fig = memo_figure(("heads_tiled", settings, lang, style, quantity, shared), lambda: tiled_heads(
         stack, list(rows), None if cols is None else list(cols), tile_titles=heads, kind=kind,
         shared_scale=shared, lang=lang, style=style,
     ))  # fmt: skip
@@ -50,12 +50,13 @@ def all_heads() -> None:
 def one_query() -> None:
     """One query token in every head: bars and token-to-token lines, with their own controls."""
     st.header(tr("heads.one_query"))
-    if st.session_state.get("heads_query", 0) >= sc.len_q:
+    if st.session_state.get("heads_query", 0) >= scene.len_q:
         st.session_state["heads_query"] = 0
-    query = st.selectbox(tr("heads.pick_query"), range(sc.len_q), format_func=lambda i: sc.labels[i],
+    query = st.selectbox(tr("heads.pick_query"), range(scene.len_q), format_func=lambda i: scene.labels[i],
                          key="heads_query")  # fmt: skip
-    bars = memo_figure(("heads_bars", s, lang, style, query), lambda: query_bars(
-        sc.weights[:, query, :], list(sc.kv_tokens), sc.labels[query], head_titles=heads, lang=lang, style=style,
+    bars = memo_figure(("heads_bars", settings, lang, style, query), lambda: query_bars(
+        scene.weights[:, query, :], list(scene.kv_tokens), scene.labels[query], head_titles=heads,
+        lang=lang, style=style,
     ))  # fmt: skip
     show(bars, key="heads_bars")
     st.subheader(tr("heads.lines"))
@@ -65,8 +66,8 @@ def one_query() -> None:
                             format_func=lambda i: heads[i], key="heads_lines_heads")  # fmt: skip
     all_queries = st.toggle(tr("heads.lines_all"), value=False, key="heads_lines_all")
     shown_query = None if all_queries else query
-    lines = memo_figure(("heads_lines", s, lang, style, tuple(chosen), shown_query), lambda: attention_lines(
-        sc.weights, list(sc.tokens), list(sc.kv_tokens), heads=list(chosen), query=shown_query,
+    lines = memo_figure(("heads_lines", settings, lang, style, tuple(chosen), shown_query), lambda: attention_lines(
+        scene.weights, list(scene.tokens), list(scene.kv_tokens), heads=list(chosen), query=shown_query,
         lang=lang, style=style,
     ))  # fmt: skip
     show(lines, key="heads_lines")
@@ -76,19 +77,13 @@ all_heads()
 one_query()
 
 st.header(tr("heads.similarity"))
-RHO = (
-    r"\rho_{ij} = \frac{\mathrm{head}_i \cdot \mathrm{head}_j}"
-    r"{\lVert \mathrm{head}_i \rVert \, \lVert \mathrm{head}_j \rVert}"
-)
-st.latex(RHO)
+st.latex(RHO_LATEX)
 st.markdown(tr("heads.similarity_text"))
-sim = memo_figure(("heads_sim", s, lang, style), lambda: matrix_heatmap(
-    sc.head_sim, heads, heads, title="ρ_ij", kind="cosine", numbered=False, row_title=tr("axis.head"),
-    col_title=tr("axis.head"), value_name="ρ", lang=lang, style=style,
-))  # fmt: skip
+sim = memo_figure(("heads_sim", settings, lang, style),
+                  lambda: head_similarity_figure(scene.head_sim, lang=lang, style=style))
 show(sim, key="heads_sim")
 
 st.subheader(tr("heads.entropy"))
 st.caption(tr("heads.entropy_text"))
-entropy = pd.DataFrame(sc.entropy.T, index=list(sc.labels), columns=heads).round(3)
+entropy = pd.DataFrame(scene.entropy.T, index=list(scene.labels), columns=heads).round(3)
 show_table(entropy)

@@ -9,7 +9,7 @@ from ui.frame import outside_frame, page_icon
 if outside_frame():
     st.stop()
 ctx = get_context()
-tr, sc, s = ctx.t, ctx.scene, ctx.settings
+tr, scene, settings = ctx.t, ctx.scene, ctx.settings
 
 st.title(tr("home.title"))
 st.markdown(tr("home.intro"))
@@ -17,9 +17,9 @@ st.latex(
     r"\mathrm{MultiHead}(X) = \mathrm{Concat}(\mathrm{head}_1, \dots, \mathrm{head}_h)\, W^O,\quad "
     r"\mathrm{head}_i = \mathrm{softmax}\!\left(\frac{(XW_i^Q)(XW_i^K)^\top}{\sqrt{d_k}}\right) XW_i^V"
 )
-st.subheader(tr("home.flow", h=s.n_heads, d=s.d_model, dk=s.d_k, L=sc.len_q))
+st.subheader(tr("home.flow", h=settings.n_heads, d=settings.d_model, dk=settings.d_k, L=scene.len_q))
 labels = {k: tr(f"home.flow_{k}") for k in ("input", "head", "concat", "output", "softmax")}
-st.graphviz_chart(pipeline_dot(sc.len_q, sc.len_k, s.d_model, s.n_heads, labels), width="stretch")
+st.graphviz_chart(pipeline_dot(scene.len_q, scene.len_k, settings.d_model, settings.n_heads, labels), width="stretch")
 
 st.subheader(tr("home.where"))
 c1, c2 = st.columns(2)

@@ -16,56 +16,57 @@ from ui.weight_source import real_inputs_note
 if outside_frame():
     st.stop()
 ctx = get_context()
-tr, sc, s, style = ctx.t, ctx.scene, ctx.settings, ctx.style
+tr, scene, settings, style = ctx.t, ctx.scene, ctx.settings, ctx.style
 
 st.title(tr("inputs.title"))
-if not s.real:  # the real layer's X is not a seeded embedding plus P: real_inputs_note says what it is
+if not settings.real:  # the real layer's X is not a seeded embedding plus P: real_inputs_note says what it is
     st.markdown(tr("inputs.intro"))
 real_inputs_note(ctx)
 
-st.subheader(tr("inputs.tokens", n=sc.len_q))
-show_table(pd.DataFrame([list(sc.tokens)], index=[tr("inputs.token")]))
-if s.cross:
-    st.caption(tr("inputs.kv_tokens", n=sc.len_k))
-    show_table(pd.DataFrame([list(sc.kv_tokens)], index=[tr("inputs.token")]))
+st.subheader(tr("inputs.tokens", n=scene.len_q))
+show_table(pd.DataFrame([list(scene.tokens)], index=[tr("inputs.token")]))
+if settings.cross:
+    st.caption(tr("inputs.kv_tokens", n=scene.len_k))
+    show_table(pd.DataFrame([list(scene.kv_tokens)], index=[tr("inputs.token")]))
 
 dims = None  # dimension axes are labelled by index
 tabs = st.tabs([tr("inputs.tab_x"), tr("inputs.tab_p"), tr("inputs.tab_x_in")])
-for tab, (key, values) in zip(tabs, (("x", sc.x), ("p", sc.p), ("x_in", sc.x_in)), strict=True):
+for tab, (key, values) in zip(tabs, (("x", scene.x), ("p", scene.p), ("x_in", scene.x_in)), strict=True):
     with tab:
         st.latex(tr(f"inputs.latex_{key}"))
-        st.caption(tr(f"inputs.caption_{key}", L=sc.len_q, d=s.d_model))
-        cache_key = ("inputs", key, digest(values), sc.tokens, ctx.lang, style)  # the numbers, not the settings
+        st.caption(tr(f"inputs.caption_{key}", L=scene.len_q, d=settings.d_model))
+        cache_key = ("inputs", key, digest(values), scene.tokens, ctx.lang, style)  # the numbers, not the settings
         fig = memo_figure(cache_key, lambda values=values, key=key: matrix_heatmap(
-            values, list(sc.tokens), dims, title=tr(f"inputs.tab_{key}"), kind="signed",
+            values, list(scene.tokens), dims, title=tr(f"inputs.tab_{key}"), kind="signed",
             row_title=tr("axis.token"), col_title=tr("axis.dimension"), value_name=tr("axis.value"),
             lang=ctx.lang, style=style,
         ))  # fmt: skip
         show(fig, key=f"inputs_{key}")
-if not s.add_pe:
+if not settings.add_pe:
     st.info(tr("inputs.pe_off"))
 
 st.subheader(tr("inputs.edit_x"))
-if s.preset == "worked":
+if settings.preset == "worked":
     st.caption(tr("inputs.worked_fixed"))
-elif s.d_model > 64 or s.real:
+elif settings.d_model > 64 or settings.real:
     st.caption(tr("inputs.edit_x_too_big", limit=64))
 # The grid behind st.data_editor is the heaviest thing on this page to load (see ui.charts.show_table); it is
 # drawn when asked for, and open from the start while X carries edits.
 elif st.toggle(tr("inputs.edit_x_open"), key="edit_x_open",
                value=bool((st.session_state.get(X_EDITS) or {}).get("edits"))):  # fmt: skip
     st.caption(tr("inputs.edit_x_help"))
-    matrix_editor(sc.x, list(sc.labels), X_EDITS, edit_signature("x", s))
+    matrix_editor(scene.x, list(scene.labels), X_EDITS, edit_signature("x", settings))
     if st.button(tr("inputs.reset_x"), key="reset_x"):
         clear_edits(X_EDITS)
         st.rerun()
 
 st.subheader(tr("inputs.weights"))
-worked = s.preset == "worked"
-if s.real:
-    st.markdown(tr("realw.weights_real", layer=s.layer, d=s.d_model))
+worked = settings.preset == "worked"
+if settings.real:
+    st.markdown(tr("realw.weights_real", layer=settings.layer, d=settings.d_model))
 else:
-    st.markdown(tr("inputs.weights_worked") if worked else tr("inputs.weights_intro", d=s.d_model, seed=s.seed))
+    st.markdown(tr("inputs.weights_worked") if worked
+                else tr("inputs.weights_intro", d=settings.d_model, seed=settings.seed))  # fmt: skip
 
 
 def _reseed() -> None:
@@ -73,14 +74,14 @@ def _reseed() -> None:
 
 
 st.button(tr("inputs.reseed"), key="reseed", icon=":material/casino:", on_click=_reseed,
-          disabled=s.preset == "worked" or s.real)
-if s.d_model <= LIMITS.max_edit_weights_d_model:
+          disabled=settings.preset == "worked" or settings.real)  # fmt: skip
+if settings.d_model <= LIMITS.max_edit_weights_d_model:
     st.caption(tr("inputs.edit_w_help"))
     wtabs = st.tabs(["W^Q", "W^K", "W^V", "W^O"])
     for tab, name in zip(wtabs, ("w_q", "w_k", "w_v", "w_o"), strict=True):
         with tab:
-            matrix_editor(getattr(sc, name), [str(i) for i in range(s.d_model)], W_EDITS,
-                          edit_signature("w", s), name=name)  # fmt: skip
+            matrix_editor(getattr(scene, name), [str(i) for i in range(settings.d_model)], W_EDITS,
+                          edit_signature("w", settings), name=name)  # fmt: skip
     if st.button(tr("inputs.reset_w"), key="reset_w"):
         clear_edits(W_EDITS)
         st.rerun()
@@ -91,7 +92,7 @@ else:
         with col:
             show(
                 matrix_heatmap(
-                    np.asarray(getattr(sc, name)), dims, dims, title=tr(f"mat.{name}"), kind="signed",
+                    np.asarray(getattr(scene, name)), dims, dims, title=tr(f"mat.{name}"), kind="signed",
                     row_title=tr("axis.row"), col_title=tr("axis.column"), value_name=tr("axis.value"),
                     lang=ctx.lang, style=style,
                 ),

@@ -1,23 +1,14 @@
 """Page 4, Positional encoding: sin/cos curves, P, wavelengths, and P P^T, with their own controls."""
 
-from functools import lru_cache
-
-import numpy as np
 import streamlit as st
 
+from explorer import positional_tables
 from figures import pe_curves, pe_heatmap, pe_similarity, wavelength_chart
-from mha_core import positional_similarity, sinusoidal_positional_encoding, wavelengths
 from ui.charts import memo_figure, show
 from ui.context import get_context
 from ui.frame import outside_frame
 
 MAX_LENGTH, MAX_D = 256, 1024
-
-
-@lru_cache(maxsize=32)
-def _pe(length: int, d_model: int, base: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    p = sinusoidal_positional_encoding(length, d_model, base)
-    return p.numpy(), positional_similarity(p).numpy(), wavelengths(d_model, base).numpy()
 
 
 if outside_frame():
@@ -32,7 +23,8 @@ c1, c2, c3 = st.columns(3)
 length = c1.number_input(tr("pe.length"), 1, MAX_LENGTH, 50, key="pe_length", help=tr("pe.limit", n=MAX_LENGTH))
 d_model = c2.number_input(tr("pe.d_model"), 2, MAX_D, 64, key="pe_d_model", help=tr("pe.limit", n=MAX_D))
 base = c3.number_input(tr("pe.base"), 2.0, 1e9, 10000.0, step=1000.0, key="pe_base", format="%.0f")
-p, sim, waves = _pe(int(length), int(d_model), float(base))
+tables = positional_tables(int(length), int(d_model), float(base))
+p, sim, waves = tables.p, tables.similarity, tables.wavelengths
 
 options = list(range(int(d_model)))
 default = [j for j in (0, 1, 4, 5, int(d_model) // 2) if j < d_model]

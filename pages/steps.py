@@ -15,16 +15,16 @@ from ui.weight_source import batch_panel, flat_note, prev_head_panel
 if outside_frame():
     st.stop()
 ctx = get_context()
-tr, sc, s = ctx.t, ctx.scene, ctx.settings
+tr, scene, settings = ctx.t, ctx.scene, ctx.settings
 
 st.title(tr("steps.title"))
-st.markdown(tr("steps.intro", h=s.n_heads, d=s.d_model, dk=s.d_k, L=sc.len_q, Lk=sc.len_k))
+st.markdown(tr("steps.intro", h=settings.n_heads, d=settings.d_model, dk=settings.d_k, L=scene.len_q, Lk=scene.len_k))
 ctx = dataclasses.replace(ctx, scene=batch_panel(ctx))  # the padding batch: the item whose tensors follow
 flat_note(ctx)
 prev_head_panel(ctx, ctx.scene)
 view = StepsView(ctx)
 if view.small:
-    view.numbers_head = st.selectbox(tr("steps.numbers_head"), range(s.n_heads),
+    view.numbers_head = st.selectbox(tr("steps.numbers_head"), range(settings.n_heads),
                                      format_func=lambda i: view.heads[i], key="numbers_head")  # fmt: skip
 
 if not ctx.present:

@@ -4,7 +4,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from explorer import model_rows
+from explorer import model_rows, valid_head_counts, weight_blocks
 from figures import tiled_heads
 from figures.why import cost_figure, fused_weight_figure, parameter_figure, scaling_figure
 from mha_core import operation_counts, parameter_count
@@ -16,7 +16,7 @@ from ui.frame import outside_frame
 if outside_frame():
     st.stop()
 ctx = get_context()
-tr, sc, s, style, lang = ctx.t, ctx.scene, ctx.settings, ctx.style, ctx.lang
+tr, scene, settings, style, lang = ctx.t, ctx.scene, ctx.settings, ctx.style, ctx.lang
 D_KS = (1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024)
 LENGTHS = (8, 16, 32, 64, 128, 256, 512)
 
@@ -33,65 +33,67 @@ def _scaling(n_keys: int):
 st.header(tr("why.scale.title"))
 st.latex(r"\operatorname{Var}(q \cdot k) = d_k \;\Rightarrow\; "
          r"\operatorname{Var}\!\left(\frac{q \cdot k}{\sqrt{d_k}}\right) = 1")
-st.markdown(tr("why.scale.text", dk=s.d_k))
-n_keys = max(2, sc.len_k)
+st.markdown(tr("why.scale.text", dk=settings.d_k))
+n_keys = max(2, scene.len_k)
 r = _scaling(n_keys)
 show(memo_figure(("why_scaling", n_keys, lang, style), lambda: scaling_figure(
     r.d_ks, r.n_keys, r.spread, (r.entropy_scaled, r.entropy_raw), (r.max_weight_scaled, r.max_weight_raw),
     (r.grad_scaled, r.grad_raw), lang=lang, style=style,
 )), key="why_scaling")  # fmt: skip
-i = int(np.argmin([abs(np.log2(d) - np.log2(s.d_k)) for d in D_KS]))
+i = int(np.argmin([abs(np.log2(d) - np.log2(settings.d_k)) for d in D_KS]))
 st.caption(tr("why.scale.now", dk=D_KS[i], n=n_keys, es=f"{r.entropy_scaled[i]:.2f}", er=f"{r.entropy_raw[i]:.2f}",
               ms=f"{r.max_weight_scaled[i]:.2f}", mr=f"{r.max_weight_raw[i]:.2f}",
               gs=f"{r.grad_scaled[i]:.3f}", gr=f"{r.grad_raw[i]:.3f}"))  # fmt: skip
 
 # ---- 2. cost grows with L^2
 st.header(tr("why.cost.title"))
-st.markdown(tr("why.cost.text", L=sc.len_q, Lk=sc.len_k, d=s.d_model, h=s.n_heads, dk=s.d_k))
-steps = operation_counts(sc.len_q, s.d_model, s.n_heads, len_k=sc.len_k, bias=True, scale=s.scale)
+st.markdown(tr("why.cost.text", L=scene.len_q, Lk=scene.len_k, d=settings.d_model, h=settings.n_heads, dk=settings.d_k))
+steps = operation_counts(scene.len_q, settings.d_model, settings.n_heads, len_k=scene.len_k, bias=True,
+                         scale=settings.scale)  # fmt: skip
 st.table(pd.DataFrame(
     [(tr(f"why.step.{c.step}"), f"{c.mults:,}", f"{c.adds:,}", f"{c.other:,}") for c in steps]
     + [(tr("why.step.total"), f"{sum(c.mults for c in steps):,}", f"{sum(c.adds for c in steps):,}",
         f"{sum(c.other for c in steps):,}")],
     columns=[tr("why.col.step"), tr("why.col.mults"), tr("why.col.adds"), tr("why.col.other")],
 ))  # fmt: skip
-timing_key = ("why_timing", s.d_model, s.n_heads)
+timing_key = ("why_timing", settings.d_model, settings.n_heads)
 if st.button(tr("why.cost.measure"), key="why_measure", icon=":material/timer:"):
     bar = st.progress(0.0, text=tr("why.cost.measuring"))
     st.session_state[str(timing_key)] = time_forward(
-        LENGTHS, s.d_model, s.n_heads,
+        LENGTHS, settings.d_model, settings.n_heads,
         progress=lambda done, total: bar.progress(done / total, text=tr("why.cost.measured_n", n=done, total=total)),
     )  # fmt: skip
     bar.empty()
 seconds = st.session_state.get(str(timing_key))
-quad, lin = cost_curve(LENGTHS, s.d_model, s.n_heads)
+quad, lin = cost_curve(LENGTHS, settings.d_model, settings.n_heads)
 show(cost_figure(LENGTHS, quad, lin, seconds, lang=lang, style=style), key="why_cost")
 mb = 1024 * 1024
-st.markdown(tr("why.cost.memory", L=sc.len_q, now=f"{score_bytes(sc.len_q, sc.len_k, s.n_heads) / 1024:.1f}",
-               big=f"{score_bytes(4096, 4096, s.n_heads) / mb:,.0f}", h=s.n_heads))  # fmt: skip
+now_kib = score_bytes(scene.len_q, scene.len_k, settings.n_heads) / 1024
+st.markdown(tr("why.cost.memory", L=scene.len_q, now=f"{now_kib:.1f}",
+               big=f"{score_bytes(4096, 4096, settings.n_heads) / mb:,.0f}", h=settings.n_heads))  # fmt: skip
 st.subheader(tr("why.table.title"))
 st.markdown(tr("why.table.md"))
 
 # ---- 3. parameters do not depend on h
 st.header(tr("why.params.title"))
-d = s.d_model
-divisors = [h for h in range(1, min(d, 64) + 1) if d % h == 0]
+d = settings.d_model
+divisors = valid_head_counts(d)
 counts = [parameter_count(d, h) for h in divisors]
 st.markdown(tr("why.params.text", d=d, total=f"{counts[0].total:,}", w=f"{4 * d * d:,}", b=f"{4 * d:,}"))
 by_matrix = {"W^Q": [c.w_q for c in counts], "W^K": [c.w_k for c in counts], "W^V": [c.w_v for c in counts],
              "W^O": [c.w_o for c in counts], tr("why.params.biases"): [c.biases for c in counts]}  # fmt: skip
-show(memo_figure(("why_params", d, s.n_heads, lang, style), lambda: parameter_figure(
-    divisors, by_matrix, [d // h for h in divisors], s.n_heads, lang=lang, style=style,
+show(memo_figure(("why_params", d, settings.n_heads, lang, style), lambda: parameter_figure(
+    divisors, by_matrix, [d // h for h in divisors], settings.n_heads, lang=lang, style=style,
 )), key="why_params")  # fmt: skip
-h_view = st.select_slider(tr("why.params.pick_h"), divisors, value=s.n_heads if s.n_heads in divisors else 1,
-                          key="why_h_view")  # fmt: skip
+h_view = st.select_slider(tr("why.params.pick_h"), divisors, key="why_h_view",
+                          value=settings.n_heads if settings.n_heads in divisors else 1)  # fmt: skip
 st.markdown(tr("why.params.blocks", h=h_view, dk=d // h_view, d=d))
 if d <= 256:
-    show(memo_figure(("why_fused", s, h_view, lang, style), lambda: fused_weight_figure(
-        sc.w_q, h_view, lang=lang, style=style,
+    show(memo_figure(("why_fused", settings, h_view, lang, style), lambda: fused_weight_figure(
+        scene.w_q, h_view, lang=lang, style=style,
     )), key="why_fused")  # fmt: skip
-    blocks = np.stack(np.split(sc.w_q, h_view, axis=1))  # (h, d_model, d_k): W_i^Q = columns of block i
-    show(memo_figure(("why_blocks", s, h_view, lang, style), lambda: tiled_heads(
+    blocks = weight_blocks(scene.w_q, h_view)  # (h, d_model, d_k): W_i^Q = columns of block i
+    show(memo_figure(("why_blocks", settings, h_view, lang, style), lambda: tiled_heads(
         blocks, None, None, kind="signed", max_cols=min(h_view, 8), row_title=tr("why.params.input_dim"),
         col_title="d_k", lang=lang, style=style,
     )), key="why_blocks")  # fmt: skip

@@ -10,7 +10,8 @@ from itertools import count
 import numpy as np
 import streamlit as st
 
-from explorer import Settings, apply_preset, run_scene
+from explorer import Settings, apply_preset, output_by_head, run_scene
+from mha_core.why import softmax_by_hand
 from ui.charts import latex_matrix
 from ui.context import get_context
 from ui.frame import outside_frame
@@ -22,9 +23,9 @@ if outside_frame():
     st.stop()
 ctx = get_context()
 tr = ctx.t
-setting = apply_preset(Settings(), "worked")  # scaled, no positional encoding, no mask: the note's formulas
-sc = run_scene(setting)
-unscaled = run_scene(dataclasses.replace(setting, scale=False))  # its scores are Q_i K_i^T before the division
+settings = apply_preset(Settings(), "worked")  # scaled, no positional encoding, no mask: the note's formulas
+scene = run_scene(settings)
+unscaled = run_scene(dataclasses.replace(settings, scale=False))  # its scores are Q_i K_i^T before the division
 
 st.title(tr("worked.title"))
 st.markdown(tr("worked.intro"))
@@ -32,7 +33,7 @@ st.info(tr("worked.setting"), icon=":material/push_pin:")
 more = st.toggle(tr("worked.more_decimals"), key="worked_more_decimals", help=tr("worked.more_decimals_help"))
 digits = 4 if more else 2
 step = count(1)
-heads = range(sc.n_heads)
+heads = range(scene.n_heads)
 
 
 def given(m: np.ndarray) -> str:
@@ -60,63 +61,64 @@ def expansion(row: np.ndarray, col: np.ndarray, result: float) -> str:
 
 def projections(name: str, w: np.ndarray, out: np.ndarray) -> None:
     for i in heads:
-        st.latex(rf"{name}_{i + 1} = X W_{i + 1}^{name} = {given(sc.x)} {given(w[i])} = {num(out[i])}")
+        st.latex(rf"{name}_{i + 1} = X W_{i + 1}^{name} = {given(scene.x)} {given(w[i])} = {num(out[i])}")
 
 
 # ---- the input and the weights
 header("inputs")
 st.markdown(tr("worked.inputs.text"))
-st.latex(rf"X = {given(sc.x)}")
-st.latex(r",\quad ".join(rf"W_{i + 1}^Q = {given(sc.w_q_heads[i])}" for i in heads))
-st.latex(rf"W^O = {given(sc.w_o)}")
+st.latex(rf"X = {given(scene.x)}")
+st.latex(r",\quad ".join(rf"W_{i + 1}^Q = {given(scene.w_q_heads[i])}" for i in heads))
+st.latex(rf"W^O = {given(scene.w_o)}")
 st.info(tr("worked.chosen"), icon=":material/build:")
-for name, w in (("K", sc.w_k_heads), ("V", sc.w_v_heads)):
+for name, w in (("K", scene.w_k_heads), ("V", scene.w_v_heads)):
     st.latex(r",\quad ".join(rf"W_{i + 1}^{name} = {given(w[i])}" for i in heads))
 
 # ---- queries, with the note's printed values where they differ
 header("q")
 st.markdown(tr("worked.q.text"))
 for i in heads:
-    st.latex(rf"Q_{i + 1} = X W_{i + 1}^Q = {given(sc.x)} {given(sc.w_q_heads[i])} = {num(sc.q[i])}")
-    wrong = np.abs(NOTE_Q[i] - sc.q[i])
+    st.latex(rf"Q_{i + 1} = X W_{i + 1}^Q = {given(scene.x)} {given(scene.w_q_heads[i])} = {num(scene.q[i])}")
+    wrong = np.abs(NOTE_Q[i] - scene.q[i])
     if wrong.max() > 0.005:
         r, c = np.unravel_index(int(np.argmax(wrong)), wrong.shape)
         st.warning(tr(
             "worked.erratum", note=rf"Q_{i + 1} = {given(NOTE_Q[i])}", row=r + 1, col=c + 1,
-            expansion=expansion(sc.x[r], sc.w_q_heads[i][:, c], sc.q[i][r, c]), note_value=f"{NOTE_Q[i][r, c]:g}",
+            expansion=expansion(scene.x[r], scene.w_q_heads[i][:, c], scene.q[i][r, c]),
+            note_value=f"{NOTE_Q[i][r, c]:g}",
         ), icon=":material/error:")  # fmt: skip
 
 header("k")
 st.markdown(tr("worked.kv.text"))
-projections("K", sc.w_k_heads, sc.k)
+projections("K", scene.w_k_heads, scene.k)
 header("v")
 st.markdown(tr("worked.kv.text"))
-projections("V", sc.w_v_heads, sc.v)
+projections("V", scene.w_v_heads, scene.v)
 
 # ---- scores, scaling, softmax
 header("qk")
 st.markdown(tr("worked.qk.text"))
 for i in heads:
-    st.latex(rf"Q_{i + 1} K_{i + 1}^\top = {num(sc.q[i])} {num(sc.k[i].T)} = {num(unscaled.scores[i])}")
+    st.latex(rf"Q_{i + 1} K_{i + 1}^\top = {num(scene.q[i])} {num(scene.k[i].T)} = {num(unscaled.scores[i])}")
 header("scale")
 st.markdown(tr("worked.scale.text"))
 for i in heads:
     st.latex(
-        rf"S_{i + 1} = \frac{{Q_{i + 1} K_{i + 1}^\top}}{{\sqrt{{{sc.d_k}}}}} = "
-        rf"\frac{{1}}{{{sc.d_k**0.5:.3f}}} {num(unscaled.scores[i])} = {num(sc.scores[i])}"
+        rf"S_{i + 1} = \frac{{Q_{i + 1} K_{i + 1}^\top}}{{\sqrt{{{scene.d_k}}}}} = "
+        rf"\frac{{1}}{{{scene.d_k**0.5:.3f}}} {num(unscaled.scores[i])} = {num(scene.scores[i])}"
     )
 header("softmax")
 for i in heads:
-    st.latex(rf"A_{i + 1} = \operatorname{{softmax}}(S_{i + 1}) = {num(sc.weights[i])}")
+    st.latex(rf"A_{i + 1} = \operatorname{{softmax}}(S_{i + 1}) = {num(scene.weights[i])}")
 st.markdown(tr("worked.softmax.text"))
-rows = [(h, r) for h in heads for r in range(sc.len_q)]
+rows = [(h, r) for h in heads for r in range(scene.len_q)]
 h, r = st.selectbox(
     tr("worked.softmax_row"), rows, key="worked_softmax_row",
-    format_func=lambda hr: tr("worked.softmax_row_option", head=hr[0] + 1, row=hr[1] + 1, token=sc.tokens[hr[1]]),
+    format_func=lambda hr: tr("worked.softmax_row_option", head=hr[0] + 1, row=hr[1] + 1, token=scene.tokens[hr[1]]),
 )  # fmt: skip
-s_row, a_row = sc.scores[h, r], sc.weights[h, r]
-e_row = np.exp(s_row)  # the student's by-hand route; the weights themselves are the core's
-e_sum = e_row.sum()
+s_row, a_row = scene.scores[h, r], scene.weights[h, r]
+by_hand = softmax_by_hand(s_row)  # the student's route: e^s, their sum; the weights shown are the core's
+e_row, e_sum = by_hand.exps, by_hand.total
 
 
 def f3(v: float) -> str:
@@ -132,22 +134,22 @@ st.caption(tr("worked.softmax_check", total=f3(a_row.sum())))
 header("av")
 st.markdown(tr("worked.av.text"))
 for i in heads:
-    product = rf"{num(sc.weights[i])} {num(sc.v[i])} = {num(sc.head_outputs[i])}"
+    product = rf"{num(scene.weights[i])} {num(scene.v[i])} = {num(scene.head_outputs[i])}"
     st.latex(rf"\mathrm{{head}}_{i + 1} = A_{i + 1} V_{i + 1} = {product}")
 header("concat")
 st.markdown(tr("worked.concat.text"))
-parts = r" \;\Big|\; ".join(num(sc.head_outputs[i]) for i in heads)
-st.latex(rf"\mathrm{{Concat}} = \left[\, {parts} \,\right] = {num(sc.concat)}")
+parts = r" \;\Big|\; ".join(num(scene.head_outputs[i]) for i in heads)
+st.latex(rf"\mathrm{{Concat}} = \left[\, {parts} \,\right] = {num(scene.concat)}")
 header("out")
 st.markdown(tr("worked.out.text"))
-st.latex(rf"\mathrm{{Output}} = \mathrm{{Concat}}\, W^O = {num(sc.concat)} {given(sc.w_o)} = {num(sc.output)}")
+st.latex(rf"\mathrm{{Output}} = \mathrm{{Concat}}\, W^O = {num(scene.concat)} {given(scene.w_o)} = {num(scene.output)}")
 header("sum")
 st.markdown(tr("worked.sum.text"))
-contributions = [sc.head_outputs[i] @ sc.w_o_heads[i] for i in heads]  # the split of the core's concat @ W^O
+contributions = output_by_head(scene).contributions  # head_i W^O_i, the split of the core's concat @ W^O
 for i in heads:
     st.latex(
-        rf"\mathrm{{head}}_{i + 1} W^O_{i + 1} = {num(sc.head_outputs[i])} {given(sc.w_o_heads[i])} = "
+        rf"\mathrm{{head}}_{i + 1} W^O_{i + 1} = {num(scene.head_outputs[i])} {given(scene.w_o_heads[i])} = "
         rf"{num(contributions[i])}"
     )
-st.latex(" + ".join(num(c) for c in contributions) + rf" = {num(sc.output)} = \mathrm{{Output}}")
+st.latex(" + ".join(num(c) for c in contributions) + rf" = {num(scene.output)} = \mathrm{{Output}}")
 st.success(tr("worked.done"), icon=":material/check_circle:")

@@ -1,5 +1,5 @@
 """Figures of a training run carry the recorded numbers, draw every head in ONE heatmap, escape labels,
-and speak both languages; the training package stays free of streamlit; every "tr." string exists in
+and speak both languages; the training package stays free of streamlit; every "lab." string exists in
 English and Chinese."""
 
 from __future__ import annotations
@@ -12,9 +12,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from figures import head_similarity_figure
 from i18n import catalog_training
 from training import TASKS
-from training.figures import head_names, heads_figure, pattern_curves, similarity_figure, training_curves
+from training.figures import head_names, heads_figure, pattern_curves, training_curves
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCES = [*sorted((ROOT / "training").glob("*.py")), ROOT / "pages" / "lab.py"]
@@ -55,7 +56,7 @@ def test_token_labels_are_escaped():
 
 
 def test_similarity_uses_the_cosine_scale_and_head_names():
-    fig = similarity_figure(np.eye(3), "after training")
+    fig = head_similarity_figure(np.eye(3), "after training")
     assert (fig.data[0].zmin, fig.data[0].zmax) == (-1.0, 1.0)
     assert list(fig.layout.yaxis.ticktext) == ["head 1", "head 2", "head 3"]
 
@@ -75,10 +76,9 @@ def test_the_training_package_does_not_import_streamlit():
 
 
 # ----- translations ---------------------------------------------------------------------------------
-# tr.page_title is the navigation title the frame (ui/frame.py) gives the page
-KEY_LITERAL = re.compile(r"""["'](tr\.[A-Za-z0-9_.]+)["']""")
-DYNAMIC = {"tr.page_title"} | {f"tr.task.{n}" for n in TASKS} | {f"tr.task.{n}.help" for n in TASKS} | {
-    f"tr.err.{code}" for code in ("bad_task", "not_allowed", "out_of_range")
+KEY_LITERAL = re.compile(r"""["'](lab\.[A-Za-z0-9_.]+)["']""")
+DYNAMIC = {f"lab.task.{n}" for n in TASKS} | {f"lab.task.{n}.help" for n in TASKS} | {
+    f"lab.err.{code}" for code in ("bad_task", "not_allowed", "out_of_range")
 }
 
 
@@ -95,7 +95,7 @@ def test_every_training_string_is_in_both_languages_with_the_same_placeholders()
     strings = catalog_training.STRINGS
     assert sorted(used_keys() - set(strings)) == []
     for key, entry in strings.items():
-        assert key.startswith("tr."), key
+        assert key.startswith("lab."), key
         assert entry.get("en", "").strip() and entry.get("zh", "").strip(), key
         assert fields(entry["en"]) == fields(entry["zh"]), key
 

@@ -98,7 +98,8 @@ def test_invalid_settings_raise_one_clear_error(change, code):
 def test_every_allowed_size_is_valid():
     for d_model in LIMITS.d_models:
         for n_heads in LIMITS.heads:
-            TrainConfig(d_model=d_model, n_heads=n_heads).model_config()  # h divides d_model
+            config = TrainConfig(d_model=d_model, n_heads=n_heads).model_config()  # raises unless h divides d_model
+            assert (config.d_model, config.n_heads) == (d_model, n_heads) and d_model % n_heads == 0
 
 
 def test_schedule_starts_at_zero_ends_at_the_budget_and_is_dense_early():

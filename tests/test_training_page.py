@@ -30,8 +30,8 @@ def open_page(**state):
 
 
 def train(at, steps: int = SMALL):
-    at.number_input(key="tr_steps").set_value(steps).run()
-    at.button(key="tr_train").click().run()
+    at.number_input(key="lab_steps").set_value(steps).run()
+    at.button(key="lab_train").click().run()
     assert not at.exception, [e.value for e in at.exception]
     return at
 
@@ -43,16 +43,16 @@ def specs(at) -> list[dict]:
 def test_page_opens_ready_to_train():
     at = open_page()
     assert [i.value for i in at.info] == ["Choose a task and press **Train**."]
-    assert at.selectbox(key="tr_task").options == [
+    assert at.selectbox(key="lab_task").options == [
         "Copy the previous token", "Reverse the sequence", "Sort", "Induction (find the earlier copy)",
     ]  # fmt: skip
-    assert not at.button(key="tr_train").disabled and at.button(key="tr_stop").disabled
+    assert not at.button(key="lab_train").disabled and at.button(key="lab_stop").disabled
     assert not charts(at)
 
 
 def test_training_with_a_tiny_budget_shows_curves_heads_and_similarity():
     at = train(open_page())
-    lab = at.session_state["tr_lab"]
+    lab = at.session_state["lab_session"]
     assert lab.current.step == SMALL and not lab.running
     assert [s.value.startswith(f"Trained {SMALL} steps") for s in at.success] == [True]
     figs = specs(at)
@@ -62,12 +62,12 @@ def test_training_with_a_tiny_budget_shows_curves_heads_and_similarity():
     assert {tr["type"] for tr in heads["data"]} == {"heatmap"} and len(heads["data"]) <= 2
     assert "xaxis2" not in heads["layout"]  # no subplots
     assert at.dataframe[0].value.shape == (3, lab.current.task.seq_len)
-    assert not at.button(key="tr_train").disabled and at.button(key="tr_stop").disabled  # controls back
+    assert not at.button(key="lab_train").disabled and at.button(key="lab_stop").disabled  # controls back
 
 
 def test_the_slider_scrubs_through_training_time():
     at = train(open_page())
-    slider = at.select_slider(key=f"tr_snap_{at.session_state['tr_lab'].run_number}")
+    slider = at.select_slider(key=f"lab_snap_{at.session_state['lab_session'].run_number}")
     assert slider.options[0] == "0" and slider.options[-1] == str(SMALL) and slider.value == SMALL
     last = specs(at)[2]
     slider.set_value(0).run()
@@ -79,37 +79,37 @@ def test_the_slider_scrubs_through_training_time():
 
 def test_choosing_a_task_loads_its_settings_and_warns_about_too_few_layers():
     at = open_page()
-    at.selectbox(key="tr_task").set_value("induction").run()
-    assert at.radio(key="tr_n_layers").value == 2 and at.number_input(key="tr_steps").value == 900
-    assert at.select_slider(key="tr_d_model").value == 32 and not at.warning
-    at.radio(key="tr_n_layers").set_value(1).run()
+    at.selectbox(key="lab_task").set_value("induction").run()
+    assert at.radio(key="lab_n_layers").value == 2 and at.number_input(key="lab_steps").value == 900
+    assert at.select_slider(key="lab_d_model").value == 32 and not at.warning
+    at.radio(key="lab_n_layers").set_value(1).run()
     assert [w.value for w in at.warning] == ["This task needs 2 layers; with fewer, expect the accuracy to stay low."]
 
 
 def test_the_same_settings_are_shown_from_memory_without_training_again():
     at = train(open_page())
-    first = at.session_state["tr_lab"].current
-    at.button(key="tr_train").click().run()
-    lab = at.session_state["tr_lab"]
+    first = at.session_state["lab_session"].current
+    at.button(key="lab_train").click().run()
+    lab = at.session_state["lab_session"]
     assert lab.current is first and lab.from_cache
     assert any("shown from memory" in c.value for c in at.caption)
-    at.number_input(key="tr_seed").set_value(1).run()
+    at.number_input(key="lab_seed").set_value(1).run()
     assert any("differ from the run shown" in i.value for i in at.info)
 
 
 def test_another_example_changes_the_fresh_example():
     at = train(open_page())
     before = at.dataframe[0].value.copy()
-    at.button(key="tr_new_example").click().run()
+    at.button(key="lab_new_example").click().run()
     assert not at.dataframe[0].value.equals(before)
 
 
 @pytest.mark.parametrize("task", ["reverse", "sort", "induction"])
 def test_every_task_trains_on_the_page(task):
     at = open_page()
-    at.selectbox(key="tr_task").set_value(task).run()
+    at.selectbox(key="lab_task").set_value(task).run()
     train(at, steps=10)
-    assert at.session_state["tr_lab"].current.config.task == task
+    assert at.session_state["lab_session"].current.config.task == task
     assert len(specs(at)) == 6 + (2 if task == "induction" else 0)  # similarity per layer
 
 
@@ -123,5 +123,5 @@ def test_the_page_in_chinese():
 def test_each_session_has_its_own_lab():
     a = train(open_page())
     b = open_page()
-    assert b.session_state["tr_lab"] is not a.session_state["tr_lab"]
-    assert b.session_state["tr_lab"].current is None
+    assert b.session_state["lab_session"] is not a.session_state["lab_session"]
+    assert b.session_state["lab_session"].current is None

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 import numpy as np
 import plotly.graph_objects as go
 
-from figures import matrix_heatmap, tiled_heads
+from figures import tiled_heads
 from figures.style import FigureStyle, axis, base_layout, head_color, json_values, safe_label, safe_template
 from i18n import t
 
@@ -21,14 +21,14 @@ def head_names(n_layers: int, n_heads: int, lang: str = "en") -> list[str]:
     """"head 1", ... for one layer; "L1 · head 1", ... when there are two layers (layer-major order)."""
     if n_layers == 1:
         return [t("fig.head_n", lang, n=k + 1) for k in range(n_heads)]
-    return [t("tr.fig.layer_head", lang, layer=i + 1, n=k + 1) for i in range(n_layers) for k in range(n_heads)]
+    return [t("lab.fig.layer_head", lang, layer=i + 1, n=k + 1) for i in range(n_layers) for k in range(n_heads)]
 
 
 def _marker(fig: go.Figure, step: int | None, total_steps: int, lang: str, style: FigureStyle) -> None:
     if step is None:
         return
     fig.add_vline(x=step, line={"color": "#888", "width": 1.5, "dash": "dash"})
-    fig.add_annotation(x=step, y=1.0, yref="paper", text=safe_label(t("tr.fig.snapshot_step", lang, step=step)),
+    fig.add_annotation(x=step, y=1.0, yref="paper", text=safe_label(t("lab.fig.snapshot_step", lang, step=step)),
                        showarrow=False, yanchor="bottom", xanchor="right" if step > total_steps / 2 else "left",
                        font={"size": style.small_size, "color": "#555"})  # fmt: skip
 
@@ -45,8 +45,8 @@ def training_curves(
 ) -> go.Figure:
     """Training loss (left axis, log scale) and token accuracy on held-out examples (right axis, 0..1)."""
     style = style or FigureStyle()
-    loss_name, acc_name = t("tr.fig.loss", lang), t("tr.fig.accuracy", lang)
-    step_name = safe_template(t("tr.fig.step", lang))
+    loss_name, acc_name = t("lab.fig.loss", lang), t("lab.fig.accuracy", lang)
+    step_name = safe_template(t("lab.fig.step", lang))
     fig = go.Figure()
     fig.add_trace(go.Scatter(
         x=list(steps), y=json_values(np.maximum(np.asarray(loss, dtype=float), 1e-6)), name=safe_label(loss_name),
@@ -59,8 +59,8 @@ def training_curves(
         hovertemplate=f"{step_name} %{{x}}<br>{safe_template(acc_name)}: %{{y:.1%}}<extra></extra>",
     ))  # fmt: skip
     fig.update_layout(
-        **base_layout(style, safe_label(t("tr.fig.curves_title", lang)), max(style.min_height, 340)),
-        xaxis=axis(safe_label(t("tr.fig.step", lang)), style, range=[0, max(total_steps, 1)], showgrid=True,
+        **base_layout(style, safe_label(t("lab.fig.curves_title", lang)), max(style.min_height, 340)),
+        xaxis=axis(safe_label(t("lab.fig.step", lang)), style, range=[0, max(total_steps, 1)], showgrid=True,
                    gridcolor="#eee"),
         yaxis=axis(safe_label(loss_name), style, type="log", showgrid=True, gridcolor="#eee",
                    dtick=1, exponentformat="power", title_font={"color": head_color(0)}),
@@ -90,8 +90,8 @@ def pattern_curves(
         raise ValueError(f"pattern must be (len(steps), n_layers, h), got {p.shape}")
     _, n_layers, n_heads = p.shape
     names = head_names(n_layers, n_heads, lang)
-    value = safe_template(t("tr.fig.pattern_value", lang))
-    step_name = safe_template(t("tr.fig.step", lang))
+    value = safe_template(t("lab.fig.pattern_value", lang))
+    step_name = safe_template(t("lab.fig.step", lang))
     fig = go.Figure()
     for layer in range(n_layers):
         for k in range(n_heads):
@@ -105,12 +105,13 @@ def pattern_curves(
     if uniform is not None:
         fig.add_hline(y=uniform, line={"color": "#999", "width": 1.5, "dash": "dash"})
         fig.add_annotation(x=1.0, xref="paper", y=uniform, yanchor="bottom", xanchor="right", showarrow=False,
-                           text=safe_label(t("tr.fig.uniform", lang)), font={"size": style.small_size, "color": "#666"})
+                           text=safe_label(t("lab.fig.uniform", lang)),
+                           font={"size": style.small_size, "color": "#666"})
     fig.update_layout(
-        **base_layout(style, safe_label(t("tr.fig.pattern_title", lang)), max(style.min_height, 340)),
-        xaxis=axis(safe_label(t("tr.fig.step", lang)), style, range=[0, max(total_steps, 1)], showgrid=True,
+        **base_layout(style, safe_label(t("lab.fig.pattern_title", lang)), max(style.min_height, 340)),
+        xaxis=axis(safe_label(t("lab.fig.step", lang)), style, range=[0, max(total_steps, 1)], showgrid=True,
                    gridcolor="#eee"),
-        yaxis=axis(safe_label(t("tr.fig.pattern_value", lang)), style, range=[0, 1.02], showgrid=True,
+        yaxis=axis(safe_label(t("lab.fig.pattern_value", lang)), style, range=[0, 1.02], showgrid=True,
                    gridcolor="#eee"),
         legend={"orientation": "h", "y": -0.25, "x": 0},
     )  # fmt: skip
@@ -142,20 +143,9 @@ def heads_figure(
         if expected is not None:
             last = layer == n_layers - 1
             tiles.append(np.asarray(expected, dtype=float) if last else np.zeros(w.shape[2:]))  # blank tile
-            titles.append(t("tr.fig.needed", lang) if last else " ")
+            titles.append(t("lab.fig.needed", lang) if last else " ")
         tiles += list(w[layer])
         titles += names[layer * n_heads : (layer + 1) * n_heads]
     per_row = n_heads + (expected is not None)
     return tiled_heads(np.stack(tiles), list(tokens), list(tokens), tile_titles=titles, kind="weights",
                        shared_scale=True, max_cols=per_row, title=title, lang=lang, style=style)  # fmt: skip
-
-
-def similarity_figure(
-    similarity: np.ndarray, title: str, *, lang: str = "en", style: FigureStyle | None = None
-) -> go.Figure:
-    """One layer's head similarity (h, h) (cosine, -1..1), heads labelled "head 1", ..."""
-    n_heads = np.asarray(similarity).shape[0]
-    names = [t("fig.head_n", lang, n=k + 1) for k in range(n_heads)]
-    return matrix_heatmap(similarity, names, names, title=title, kind="cosine", numbered=False,
-                          row_title=t("fig.head", lang), col_title=t("fig.head", lang), value_name="ρ",
-                          lang=lang, style=style)  # fmt: skip

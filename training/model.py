@@ -11,7 +11,7 @@ from dataclasses import dataclass
 import torch
 from torch import Tensor, nn
 
-from mha_core import AttentionConfig, AttentionTrace, MultiHeadAttention, sinusoidal_positional_encoding
+from mha_core import AttentionConfig, AttentionTrace, MultiHeadAttention, causal_mask, sinusoidal_positional_encoding
 
 
 @dataclass(frozen=True)
@@ -30,7 +30,7 @@ class ModelConfig:
         length = self.seq_len
         blocked = torch.zeros(length, length, dtype=torch.bool)
         if self.causal:
-            blocked |= torch.ones(length, length, dtype=torch.bool).triu(1)
+            blocked |= torch.isneginf(causal_mask(length))  # key j > query i
         if not self.see_self:
             blocked |= torch.eye(length, dtype=torch.bool)
         return blocked

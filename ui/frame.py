@@ -23,12 +23,12 @@ PAGES: tuple[tuple[str, ...], ...] = (
     ("pages/steps.py", "steps", "page.steps", "nav.explore"),
     ("pages/heads.py", "heads", "page.heads", "nav.explore"),
     ("pages/positional.py", "positional", "page.positional", "nav.explore"),
-    ("pages/worked.py", "worked", "worked.page_title", "nav.classroom"),
-    ("pages/quiz.py", "quiz", "quiz.page_title", "nav.classroom"),
-    ("pages/lab.py", "lab", "tr.page_title", "nav.beyond"),
-    ("pages/why.py", "why", "why.page_title", "nav.beyond"),
-    ("pages/subspaces.py", "subspaces", "sub.page_title", "nav.beyond"),
-    ("pages/minilm.py", "minilm", "minilm.page_title", "nav.beyond"),
+    ("pages/worked.py", "worked", "page.worked", "nav.classroom"),
+    ("pages/quiz.py", "quiz", "page.quiz", "nav.classroom"),
+    ("pages/lab.py", "lab", "page.lab", "nav.beyond"),
+    ("pages/why.py", "why", "page.why", "nav.beyond"),
+    ("pages/subspaces.py", "subspaces", "page.subspaces", "nav.beyond"),
+    ("pages/minilm.py", "minilm", "page.minilm", "nav.beyond"),
 )
 # Material Symbols ship with Streamlit's own static files: they draw the same on every machine, offline,
 # where emoji need an emoji font the classroom computer may not have (they show as empty boxes there).

@@ -20,10 +20,10 @@ class StepsView:
     """Draws step n of the pipeline for one context; `numbers_head` picks the head whose numbers are printed."""
 
     def __init__(self, ctx: Context, numbers_head: int = 0) -> None:
-        self.ctx, self.tr, self.sc, self.s = ctx, ctx.t, ctx.scene, ctx.settings
+        self.ctx, self.tr, self.scene, self.settings = ctx, ctx.t, ctx.scene, ctx.settings
         self.numbers_head = numbers_head
-        self.heads = [self.tr("common.head_n", n=i + 1) for i in range(self.s.n_heads)]
-        self.small = self.sc.len_q * max(self.s.d_model, self.sc.len_k) <= LIMITS.max_numbers_cells
+        self.heads = [self.tr("common.head_n", n=i + 1) for i in range(self.settings.n_heads)]
+        self.small = self.scene.len_q * max(self.settings.d_model, self.scene.len_k) <= LIMITS.max_numbers_cells
         self.steps: dict[str, Callable[[], None]] = {k: getattr(self, f"_{k}") for k in STEP_KEYS}
 
     def title(self, key: str) -> str:
@@ -73,71 +73,72 @@ class StepsView:
 
     # ---- the steps
     def _input(self) -> None:
-        sc, s = self.sc, self.s
-        self._text("input", L=sc.len_q, d=s.d_model)
-        self._matrix(sc.x_in, sc.tokens, "X" + (" + P" if s.add_pe else ""), "steps_x")
-        self._numbers("X", sc.x_in)
+        scene, settings = self.scene, self.settings
+        self._text("input", L=scene.len_q, d=settings.d_model)
+        self._matrix(scene.x_in, scene.tokens, "X" + (" + P" if settings.add_pe else ""), "steps_x")
+        self._numbers("X", scene.x_in)
 
     def _proj(self) -> None:
-        sc, s, tr = self.sc, self.s, self.tr
-        self._text("proj", d=s.d_model, dk=s.d_k, h=s.n_heads)
+        scene, settings, tr = self.scene, self.settings, self.tr
+        self._text("proj", d=settings.d_model, dk=settings.d_k, h=settings.n_heads)
         # A segmented control, not tabs: tabs render both views (six charts); this draws only the chosen three.
         views = {"per_head": tr("steps.proj.per_head"), "fused": tr("steps.proj.fused")}
         view = st.segmented_control(tr("steps.proj.view"), list(views), format_func=views.__getitem__,
                                     default="per_head", required=True, key="proj_view")  # fmt: skip
         if view == "fused":
-            st.caption(tr("steps.proj.fused_caption", dk=s.d_k))
-            for name, m, rows in (("Q", sc.q_fused, sc.tokens), ("K", sc.k_fused, sc.kv_tokens),
-                                  ("V", sc.v_fused, sc.kv_tokens)):  # fmt: skip
+            st.caption(tr("steps.proj.fused_caption", dk=settings.d_k))
+            for name, m, rows in (("Q", scene.q_fused, scene.tokens), ("K", scene.k_fused, scene.kv_tokens),
+                                  ("V", scene.v_fused, scene.kv_tokens)):  # fmt: skip
                 self._matrix(m, rows, f"{name} = X W^{name}", f"steps_{name}_fused", value_name=name)
         else:
-            for name, m, rows in (("Q", sc.q, sc.tokens), ("K", sc.k, sc.kv_tokens), ("V", sc.v, sc.kv_tokens)):
+            for name, m, rows in (("Q", scene.q, scene.tokens), ("K", scene.k, scene.kv_tokens),
+                                  ("V", scene.v, scene.kv_tokens)):  # fmt: skip
                 st.markdown(f"**{name}_i = X W_i^{name}**")
                 self._heads(m, rows, None, "signed", f"steps_{name}_heads")
-        self._numbers(f"Q_{{{self.numbers_head + 1}}}", sc.q[self.numbers_head])
+        self._numbers(f"Q_{{{self.numbers_head + 1}}}", scene.q[self.numbers_head])
 
     def _split(self) -> None:
-        sc, s, tr = self.sc, self.s, self.tr
-        self._text("split", h=s.n_heads, dk=s.d_k)
-        batch = st.number_input(tr("steps.split.batch"), min_value=1, max_value=4096, value=max(1, len(sc.batch)),
-                                step=1,
+        scene, settings, tr = self.scene, self.settings, self.tr
+        self._text("split", h=settings.n_heads, dk=settings.d_k)
+        batch = st.number_input(tr("steps.split.batch"), min_value=1, max_value=4096,
+                                value=max(1, len(scene.batch)), step=1,
                                 key="shape_batch", help=tr("steps.split.batch_help"))  # fmt: skip
-        table = shape_table(s, sc.len_q, sc.len_k, batch=int(batch))
+        table = shape_table(settings, scene.len_q, scene.len_k, batch=int(batch))
         st.table(pd.DataFrame(table, columns=[tr("steps.col_tensor"), tr("steps.col_shape"), tr("steps.col_now")]))
 
     def _scores(self) -> None:
-        sc, s = self.sc, self.s
-        self._text("scores", dk=s.d_k, scale=f"{sc.scale_factor:.4f}")
-        if not s.scale:
+        scene, settings = self.scene, self.settings
+        self._text("scores", dk=settings.d_k, factor=f"{scene.scale_factor:.4f}")
+        if not settings.scale:
             st.warning(self.tr("steps.scores.unscaled"))
-        self._heads(sc.scores, sc.tokens, sc.kv_tokens, "signed", "steps_scores")
-        self._numbers(f"S_{{{self.numbers_head + 1}}}", sc.scores[self.numbers_head])
+        self._heads(scene.scores, scene.tokens, scene.kv_tokens, "signed", "steps_scores")
+        self._numbers(f"S_{{{self.numbers_head + 1}}}", scene.scores[self.numbers_head])
 
     def _mask(self) -> None:
         self._text("mask")
-        if self.s.mask == "none":
+        if self.settings.mask == "none":
             st.info(self.tr("steps.mask.none"))
         else:
-            st.caption(self.tr(f"steps.mask.{self.s.mask}"))
-            self._heads(self.sc.masked_scores, self.sc.tokens, self.sc.kv_tokens, "signed", "steps_masked")
+            st.caption(self.tr(f"steps.mask.{self.settings.mask}"))
+            self._heads(self.scene.masked_scores, self.scene.tokens, self.scene.kv_tokens, "signed", "steps_masked")
 
     def _softmax(self) -> None:
         self._text("softmax")
-        self._heads(self.sc.weights, self.sc.tokens, self.sc.kv_tokens, "weights", "steps_weights")
-        self._numbers(f"A_{{{self.numbers_head + 1}}}", self.sc.weights[self.numbers_head])
+        self._heads(self.scene.weights, self.scene.tokens, self.scene.kv_tokens, "weights", "steps_weights")
+        self._numbers(f"A_{{{self.numbers_head + 1}}}", self.scene.weights[self.numbers_head])
 
     def _av(self) -> None:
-        self._text("av", dk=self.s.d_k)
-        self._heads(self.sc.head_outputs, self.sc.tokens, None, "signed", "steps_head_outputs")
-        self._numbers(f"\\mathrm{{head}}_{{{self.numbers_head + 1}}}", self.sc.head_outputs[self.numbers_head])
+        self._text("av", dk=self.settings.d_k)
+        self._heads(self.scene.head_outputs, self.scene.tokens, None, "signed", "steps_head_outputs")
+        self._numbers(f"\\mathrm{{head}}_{{{self.numbers_head + 1}}}", self.scene.head_outputs[self.numbers_head])
 
     def _concat(self) -> None:
-        s = self.s
-        self._text("concat", h=s.n_heads, dk=s.d_k, d=s.d_model)
-        self._matrix(self.sc.concat, self.sc.tokens, self.tr("steps.concat.title"), "steps_concat")
-        self._numbers(r"\mathrm{Concat}", self.sc.concat)
+        settings = self.settings
+        self._text("concat", h=settings.n_heads, dk=settings.d_k, d=settings.d_model)
+        self._matrix(self.scene.concat, self.scene.tokens, self.tr("steps.concat.title"), "steps_concat")
+        self._numbers(r"\mathrm{Concat}", self.scene.concat)
 
     def _out(self) -> None:
-        self._text("out", d=self.s.d_model)
-        self._matrix(self.sc.output, self.sc.tokens, self.tr("steps.out.title"), "steps_output")
-        self._numbers(r"\mathrm{Output}", self.sc.output)
+        self._text("out", d=self.settings.d_model)
+        self._matrix(self.scene.output, self.scene.tokens, self.tr("steps.out.title"), "steps_output")
+        self._numbers(r"\mathrm{Output}", self.scene.output)

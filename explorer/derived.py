@@ -1,0 +1,76 @@
+"""Numbers some pages show beyond the Scene, computed from mha_core so that pages only lay them out:
+the positional-encoding tables of the positional page, the per-head blocks of a weight matrix for any h,
+W^O split into per-head contributions, and summary statistics of rho_ij."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+import torch
+
+from mha_core import positional_similarity, sinusoidal_positional_encoding, split_weight_columns, wavelengths
+from mha_core.why import head_contributions
+
+from .pipeline import Scene, _ro
+
+
+@dataclass(frozen=True)
+class PositionalTables:
+    """p (L, d) sinusoidal positional encoding, similarity (L, L) = P P^T, wavelengths (ceil(d/2),)."""
+
+    p: np.ndarray
+    similarity: np.ndarray
+    wavelengths: np.ndarray
+
+
+# At the positional page's limits (L 256, d 1024, float32) one entry is about 1.3 MB: at most ~10 MB.
+@lru_cache(maxsize=8)
+def positional_tables(length: int, d_model: int, base: float) -> PositionalTables:
+    """P, P P^T and the wavelengths for a length, width and base (cached: the page's own controls)."""
+    p = sinusoidal_positional_encoding(length, d_model, base)
+    return PositionalTables(_ro(p), _ro(positional_similarity(p)), _ro(wavelengths(d_model, base)))
+
+
+def weight_blocks(w: np.ndarray, n_heads: int) -> np.ndarray:
+    """A fused (d_model, d_model) projection as h per-head blocks (h, d_model, d_k): W_i = W[:, i d_k:(i+1) d_k]."""
+    return split_weight_columns(torch.from_numpy(np.asarray(w)), n_heads).numpy()
+
+
+@dataclass(frozen=True)
+class OutputByHead:
+    """contributions (h, Lq, d_model): head_i W^O_i; gap: max |sum_i head_i W^O_i - Concat W^O| (rounding only)."""
+
+    contributions: np.ndarray
+    gap: float
+
+
+def output_by_head(scene: Scene) -> OutputByHead:
+    """Concat(head_1..head_h) W^O written as the sum over heads of head_i W^O_i, checked against concat @ W^O."""
+    contributions = head_contributions(scene.head_outputs, scene.w_o_heads)
+    gap = float(np.abs(contributions.sum(axis=0) - scene.concat @ scene.w_o).max())
+    return OutputByHead(contributions, gap)
+
+
+@dataclass(frozen=True)
+class OffDiagonal:
+    """Smallest, largest and mean |value| of rho_ij over pairs of different heads (i != j)."""
+
+    low: float
+    high: float
+    mean_abs: float
+
+
+def off_diagonal(similarity: np.ndarray) -> OffDiagonal | None:
+    """Summary of an (h, h) similarity matrix without its diagonal; None for a single head."""
+    h = similarity.shape[0]
+    if h < 2:
+        return None
+    off = similarity[~np.eye(h, dtype=bool)]
+    return OffDiagonal(float(off.min()), float(off.max()), float(np.abs(off).mean()))
+
+
+def valid_head_counts(d_model: int, limit: int = 64) -> list[int]:
+    """Every h <= limit that divides d_model (d_k = d_model / h whole)."""
+    return [h for h in range(1, min(d_model, limit) + 1) if d_model % h == 0]
