@@ -352,6 +352,7 @@ def test_chromium_draws_heads_and_steps_with_the_apps_chart_and_asks_nothing_out
             wait_idle(page)
             _charts_are_the_apps_own(page)
             _head_tiles(page, 8)
+            page.evaluate("document.fonts.ready")
             page.screenshot(path=str(shots / "docker-heads-1440.png"))
             # an h change redraws the same chart element in place (ui/plot.js, Plotly.react)
             page.evaluate("(sel) => { document.querySelector(sel).__mark = 'kept'; }", TILED)
