@@ -2,6 +2,7 @@
 12 x 12 tokens) as ONE tiled figure, drawn the way the app draws every chart
 (ui.charts.show). A seed input forces a redraw."""
 
+import shutil
 import sys
 from pathlib import Path
 
@@ -10,9 +11,13 @@ import streamlit as st
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from figures import tiled_heads
-from ui.charts import install_plotly_js, show
+from ui.charts import PLOTLY_JS, show
 
-install_plotly_js(Path(__file__).resolve().parent)  # this app's own static folder: bench/static
+# Streamlit serves the static folder beside the main script: this app's is bench/static (not in git)
+_static = Path(__file__).resolve().parent / "static" / PLOTLY_JS.name
+if not _static.is_file():
+    _static.parent.mkdir(exist_ok=True)
+    shutil.copyfile(PLOTLY_JS, _static)
 
 LAYERS, HEADS, TOKENS = 12, 12, 12
 seed = int(st.number_input("seed", 0, 1000, 0, key="seed"))

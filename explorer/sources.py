@@ -34,7 +34,7 @@ class BatchInputs:
 
 
 def real_available() -> str | None:
-    """None when the real model loads; else "missing" or "broken" (pretrained.loading.ModelUnavailable)."""
+    """None when the real model loads; else "missing", "altered" or "broken" (pretrained.loading.ModelUnavailable)."""
     try:
         from pretrained.loading import ModelUnavailable, load_model
     except ImportError:

