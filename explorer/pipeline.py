@@ -14,6 +14,7 @@ from mha_core import (
     MultiHeadAttention,
     ParameterCount,
     StepCost,
+    contribution_similarity,
     embed_tokens,
     head_similarity,
     operation_counts,
@@ -77,6 +78,7 @@ class Scene:
     mask: np.ndarray  # (h, Lq, Lk) bool, True where a key is masked (all False without a mask)
     entropy: np.ndarray  # (h, Lq) softmax entropy of each row, nats
     head_sim: np.ndarray  # (h, h) cosine similarity rho_ij of head outputs (note 004)
+    contrib_sim: np.ndarray  # (h, h) cosine similarity of head_i W^O_i (unchanged by value-space rotations)
     pe_sim: np.ndarray  # (Lq, Lq) P P^T
     pe_wavelengths: np.ndarray  # (ceil(d/2),)
     params: ParameterCount
@@ -227,6 +229,7 @@ def _scene(s: Settings, tokens: list[str], kv_tokens: list[str], q_side: tuple, 
             mask=at(mask),
             entropy=_ro(softmax_entropy(weights)),
             head_sim=_ro(head_similarity(head_outputs)),
+            contrib_sim=_ro(contribution_similarity(head_outputs, trace.w_o_heads)),
             pe_sim=_ro(positional_similarity(p)),
             pe_wavelengths=_ro(wavelengths(d, s.pe_base)),
             params=parameter_count(d, s.n_heads, bias=s.real),
