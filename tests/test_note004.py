@@ -147,10 +147,13 @@ def hull_vertices_2d(pts: np.ndarray) -> int:
     """Andrew's monotone chain, written here as the oracle for reachable_keys at d_k = 2."""
     p = sorted(map(tuple, pts))
 
+    def turn(o, a, b):  # z of (a - o) x (b - o)
+        return (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0])
+
     def half(points):
         out = []
         for q in points:
-            while len(out) >= 2 and np.cross(np.subtract(out[-1], out[-2]), np.subtract(q, out[-2])) <= 0:
+            while len(out) >= 2 and turn(out[-2], out[-1], q) <= 0:
                 out.pop()
             out.append(q)
         return out
