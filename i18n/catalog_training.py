@@ -112,10 +112,6 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "模型从未训练过的样本：{total} 个目标中预测对了 {right} 个。“·” 表示该位置没有目标。",
     },
     "tr.sec.similarity": {"en": "Head similarity before and after training", "zh": "训练前后各个头的相似度"},
-    "tr.similarity_text": {
-        "en": "ρ_ij compares what heads i and j output on the probe example (note 004). Training changes it, but it is not a measure of where the heads look: two heads can attend to the same positions (compare the heatmaps above) and still output different vectors, because each head has its own W_i^V.",
-        "zh": "ρ_ij 比较头 i 和头 j 在探针样本上的输出（笔记 004）。训练会改变它，但它衡量的不是头看向哪里：两个头可以关注相同的位置（对照上面的热力图），输出的向量却仍然不同，因为每个头都有自己的 W_i^V。",
-    },
     "tr.layer_n": {"en": "Layer {n}", "zh": "第 {n} 层"},
     # ---- figures
     "tr.fig.layer_head": {"en": "L{layer} · head {n}", "zh": "第{layer}层 · 头 {n}"},

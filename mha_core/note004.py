@@ -121,12 +121,24 @@ def head_counts(d_model: int, max_heads: int = 64) -> list[int]:
 
 
 def reachable_keys(k: Tensor, n_dirs: int = 4096, seed: int = 0) -> int:
-    """How many keys can be the most attended one for SOME query: argmax_j q.k_j over n_dirs random query
-    directions q (a lower bound of the number of vertices of the keys' convex hull, which it reaches
-    quickly). k (Lk, d_k). With d_k = 1 it is at most 2 (the largest and the smallest key)."""
+    """How many keys can be the most attended one for SOME query: the vertices of the keys' convex hull.
+    k (Lk, d_k). When the keys are affinely independent (rank of k - k_0 is Lk - 1) every key is one; otherwise
+    argmax_j q.k_j over n_dirs random query directions q gives a lower bound that reaches the count quickly.
+    With d_k = 1 it is at most 2 (the largest and the smallest key)."""
+    k = k.to(torch.float64)
+    if k.shape[0] <= 1 or int(torch.linalg.matrix_rank(k[1:] - k[0])) == k.shape[0] - 1:
+        return int(k.shape[0])
     gen = torch.Generator().manual_seed(seed)
     dirs = torch.randn(n_dirs, k.shape[-1], generator=gen, dtype=torch.float64)
-    return int(torch.unique((dirs @ k.to(torch.float64).T).argmax(dim=-1)).numel())
+    return int(torch.unique((dirs @ k.T).argmax(dim=-1)).numel())
+
+
+def _seeded_qk(d_model: int, seed: int) -> tuple[Tensor, Tensor]:
+    """W^Q, W^K (d_model, d_model) drawn as the core draws [W^Q | W^K | W^V] (xavier-uniform), float64."""
+    g = torch.Generator().manual_seed(seed)
+    bound = math.sqrt(6.0 / (4 * d_model))
+    w = (torch.rand(d_model, 2 * d_model, generator=g, dtype=torch.float64) * 2 - 1) * bound
+    return w[:, :d_model], w[:, d_model:]
 
 
 @dataclass(frozen=True)
@@ -141,19 +153,23 @@ class BottleneckRow:
     reachable: float  # keys some query could make the most attended one, mean over heads
 
 
-def bottleneck_sweep(x: Tensor, d_model: int, seed: int = 0, max_heads: int = 64, n_dirs: int = 2048,
-                     scale: bool = True) -> list[BottleneckRow]:  # fmt: skip
-    """The h vs d_k trade-off as data: for every h dividing d_model, one layer of seeded weights on x (L, d)."""
+def bottleneck_sweep(x: Tensor | np.ndarray, d_model: int, seed: int = 0, max_heads: int = 64,
+                     n_dirs: int = 2048) -> list[BottleneckRow]:  # fmt: skip
+    """The h vs d_k trade-off as data: for every h dividing d_model, the same seeded W^Q, W^K (d_model x d_model)
+    split into h heads of d_k columns, on x (L, d_model). Scaling does not change ranks or argmaxes."""
+    x = _f64(x)
+    w_q, w_k = _seeded_qk(d_model, seed)
+    q_all, k_all = x @ w_q, x @ w_k  # (L, d_model): head i is columns i*d_k .. (i+1)*d_k - 1
     rows = []
-    x = _f64(x).float()
     for h in head_counts(d_model, max_heads):
-        mha = MultiHeadAttention(AttentionConfig(d_model=d_model, n_heads=h, bias=False, scale=scale, seed=seed))
-        with torch.no_grad():
-            tr = mha(x)
-        ranks = score_rank(tr.scores)
-        distinct = [int(torch.unique(tr.scores[i].argmax(dim=-1)).numel()) for i in range(h)]
-        reach = [reachable_keys(tr.k[i], n_dirs, seed) for i in range(h)]
-        rows.append(BottleneckRow(h, d_model // h, int(ranks.max()), float(ranks.double().mean()),
+        dk = d_model // h
+        q = q_all.view(-1, h, dk).transpose(0, 1)  # (h, L, d_k)
+        k = k_all.view(-1, h, dk).transpose(0, 1)
+        scores = q @ k.transpose(-2, -1)
+        ranks = score_rank(scores)
+        distinct = [int(torch.unique(scores[i].argmax(dim=-1)).numel()) for i in range(h)]
+        reach = [reachable_keys(k[i], n_dirs, seed) for i in range(h)]
+        rows.append(BottleneckRow(h, dk, int(ranks.max()), float(ranks.double().mean()),
                                   float(np.mean(distinct)), float(np.mean(reach))))  # fmt: skip
     return rows
 
@@ -206,13 +222,13 @@ class InclusionRow:
     reproducible: bool  # could one of the h heads produce the single head's weights? needs rank(S) <= d_k + 1
 
 
-def inclusion_check(x: Tensor, d_model: int, seed: int = 0, max_heads: int = 64) -> list[InclusionRow]:
+def inclusion_check(x: Tensor | np.ndarray, d_model: int, seed: int = 0, max_heads: int = 64) -> list[InclusionRow]:
     """softmax is unchanged by adding a constant to each row (S + c 1^T), which changes the rank by at most 1:
-    a head of width d_k (scores of rank <= d_k) can give the single head's weights only if rank(S) <= d_k + 1."""
-    x = _f64(x).float()
-    single = MultiHeadAttention(AttentionConfig(d_model=d_model, n_heads=1, bias=False, seed=seed))
-    with torch.no_grad():
-        r1 = int(score_rank(single(x).scores)[0])
+    a head of width d_k (scores of rank <= d_k) can give the single head's weights only if rank(S) <= d_k + 1.
+    The single head has seeded W^Q, W^K of d_model x d_model (as bottleneck_sweep's h = 1)."""
+    x = _f64(x)
+    w_q, w_k = _seeded_qk(d_model, seed)
+    r1 = int(score_rank((x @ w_q) @ (x @ w_k).T))
     length = x.shape[0]
     return [InclusionRow(h, d_model // h, r1, min(d_model // h, length), r1 <= d_model // h + 1)
             for h in head_counts(d_model, max_heads)]  # fmt: skip
@@ -262,3 +278,30 @@ def time_by_heads(length: int, d_model: int, heads: Sequence[int], reps: int = 5
                 times.append(time.perf_counter() - t0)
             out.append(float(np.median(times)))
     return np.array(out)
+
+
+# ------------------------------------------------------------------------------------------- subspaces
+
+
+def subspace_overlap(w_heads: Tensor | np.ndarray) -> np.ndarray:
+    """(h, h): cosine of the smallest principal angle between the column spaces of W_i and W_j (h, d_model, d_k):
+    1 = the two heads share an input direction, 0 = orthogonal subspaces. The diagonal is 1 (0 for a zero W_i)."""
+    w = _f64(w_heads)
+    bases = []
+    for m in w:
+        u, sv, _ = torch.linalg.svd(m, full_matrices=False)
+        keep = sv > sv.max().clamp_min(1e-300) * 1e-10 if sv.numel() else sv > 0
+        bases.append(u[:, keep])
+    h = len(bases)
+    out = np.zeros((h, h))
+    for i in range(h):
+        for j in range(h):
+            if bases[i].shape[1] and bases[j].shape[1]:
+                out[i, j] = float(torch.linalg.svdvals(bases[i].T @ bases[j]).max())
+    return out
+
+
+def heads_reading_input(w_heads: Tensor | np.ndarray, dim: int = 0) -> int:
+    """How many heads' projections read input dimension `dim` (row `dim` of W_i not all zero)."""
+    w = _f64(w_heads)
+    return int((w[:, dim, :].abs().amax(dim=-1) > 0).sum())

@@ -3,10 +3,12 @@
 import pandas as pd
 import streamlit as st
 
-from figures import attention_lines, matrix_heatmap, query_bars, tiled_heads
+from figures import attention_lines, query_bars, tiled_heads
 from ui.charts import memo_figure, show, show_table
 from ui.context import get_context
+from ui.errata_links import errata_links
 from ui.frame import outside_frame
+from ui.head_similarity import head_similarity_section
 from ui.weight_source import flat_note
 
 if outside_frame():
@@ -75,18 +77,8 @@ def one_query() -> None:
 all_heads()
 one_query()
 
-st.header(tr("heads.similarity"))
-RHO = (
-    r"\rho_{ij} = \frac{\mathrm{head}_i \cdot \mathrm{head}_j}"
-    r"{\lVert \mathrm{head}_i \rVert \, \lVert \mathrm{head}_j \rVert}"
-)
-st.latex(RHO)
-st.markdown(tr("heads.similarity_text"))
-sim = memo_figure(("heads_sim", s, lang, style), lambda: matrix_heatmap(
-    sc.head_sim, heads, heads, title="ρ_ij", kind="cosine", numbered=False, row_title=tr("axis.head"),
-    col_title=tr("axis.head"), value_name="ρ", lang=lang, style=style,
-))  # fmt: skip
-show(sim, key="heads_sim")
+head_similarity_section(ctx, "heads")
+errata_links(ctx, "heads")
 
 st.subheader(tr("heads.entropy"))
 st.caption(tr("heads.entropy_text"))

@@ -163,14 +163,14 @@ show(heads_figure(ex.weights, ex.tokens, title=tr("tr.fig.heads_final"), expecte
      key="tr_heads_final")  # fmt: skip
 
 st.header(tr("tr.sec.similarity"))
-st.markdown(tr("tr.similarity_text"))
-after = trainer.head_similarity()
+st.markdown(tr("tr.contrib_text"))
+before, after = trainer.contribution_before, trainer.contribution_similarity()
 for layer in range(cfg.n_layers):
     if cfg.n_layers > 1:
         st.subheader(tr("tr.layer_n", n=layer + 1))
     left, right = st.columns(2)
     with left:
-        show(similarity_figure(trainer.similarity_before[layer], tr("tr.fig.before"), lang=lang, style=style),
+        show(similarity_figure(before[layer], tr("tr.fig.before"), lang=lang, style=style),
              key=f"tr_sim_before_{layer}")  # fmt: skip
     with right:
         show(similarity_figure(after[layer], tr("tr.fig.after"), lang=lang, style=style), key=f"tr_sim_after_{layer}")

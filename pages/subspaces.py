@@ -5,10 +5,13 @@ import numpy as np
 import streamlit as st
 
 from figures import matrix_heatmap, tiled_heads
+from mha_core.note004 import subspace_overlap
 from mha_core.why import additive_attention, head_contributions, residual_layer_norm
 from ui.charts import memo_figure, show
 from ui.context import get_context
+from ui.errata_links import errata_links
 from ui.frame import outside_frame
+from ui.head_similarity import head_similarity_section
 
 if outside_frame():
     st.stop()
@@ -19,20 +22,13 @@ heads = [tr("common.head_n", n=i + 1) for i in range(h)]
 
 st.title(tr("sub.title"))
 st.markdown(tr("sub.intro"))
+errata_links(ctx, "subspaces")
 
 # ---- heads see different subspaces; W^O adds them up
 st.header(tr("sub.heads.title"))
-st.markdown(tr("sub.heads.text", h=h, dk=s.d_k, d=s.d_model))
-st.latex(r"\rho_{ij} = \frac{\mathrm{head}_i \cdot \mathrm{head}_j}{\lVert \mathrm{head}_i \rVert\,"
-         r"\lVert \mathrm{head}_j \rVert}")  # fmt: skip
-show(memo_figure(("sub_rho", s, lang, style), lambda: matrix_heatmap(
-    sc.head_sim, heads, heads, title="ρ_ij", kind="cosine", numbered=False, row_title=tr("axis.head"),
-    col_title=tr("axis.head"), value_name="ρ", lang=lang, style=style,
-)), key="sub_rho")  # fmt: skip
-if h > 1:
-    off = sc.head_sim[~np.eye(h, dtype=bool)]
-    st.caption(tr("sub.heads.rho_range", lo=f"{off.min():.2f}", hi=f"{off.max():.2f}",
-                  mean=f"{np.abs(off).mean():.2f}"))  # fmt: skip
+overlap = subspace_overlap(sc.w_q_heads)[~np.eye(h, dtype=bool)]  # cos of the smallest principal angle
+st.markdown(tr("sub.heads.text", h=h, dk=s.d_k, d=s.d_model, overlap=f"{overlap.max():.2f}" if h > 1 else "—"))
+head_similarity_section(ctx, "sub")
 st.subheader(tr("sub.wo.title"))
 st.latex(r"\mathrm{Concat}(\mathrm{head}_1,\dots,\mathrm{head}_h)\,W^O = \sum_{i=1}^{h} \mathrm{head}_i\,W^O_i,"
          r"\qquad W^O = \begin{bmatrix} W^O_1 \\ \vdots \\ W^O_h \end{bmatrix}")  # fmt: skip

@@ -13,6 +13,7 @@ import streamlit as st
 from explorer import Settings, apply_preset, run_scene
 from ui.charts import latex_matrix
 from ui.context import get_context
+from ui.errata_links import errata_links
 from ui.frame import outside_frame
 
 # Q_1 and Q_2 exactly as note 001 prints them (its arithmetic is off; shown next to the computed ones)
@@ -28,6 +29,7 @@ unscaled = run_scene(dataclasses.replace(setting, scale=False))  # its scores ar
 
 st.title(tr("worked.title"))
 st.markdown(tr("worked.intro"))
+errata_links(ctx, "worked")
 st.info(tr("worked.setting"), icon=":material/push_pin:")
 more = st.toggle(tr("worked.more_decimals"), key="worked_more_decimals", help=tr("worked.more_decimals_help"))
 digits = 4 if more else 2

@@ -29,13 +29,15 @@ PAGES: tuple[tuple[str, ...], ...] = (
     ("pages/why.py", "why", "why.page_title", "nav.beyond"),
     ("pages/subspaces.py", "subspaces", "sub.page_title", "nav.beyond"),
     ("pages/minilm.py", "minilm", "minilm.page_title", "nav.beyond"),
+    ("pages/note004.py", "note004", "n4.page_title", "nav.beyond"),
+    ("pages/errata.py", "errata", "errata.page_title", "nav.beyond"),
 )
 # Material Symbols ship with Streamlit's own static files: they draw the same on every machine, offline,
 # where emoji need an emoji font the classroom computer may not have (they show as empty boxes there).
 ICONS = {
     "home": "home", "inputs": "text_fields", "steps": "stairs", "heads": "view_module", "positional": "waves",
     "worked": "edit_note", "quiz": "quiz", "lab": "model_training", "why": "lightbulb", "minilm": "smart_toy",
-    "subspaces": "extension",
+    "subspaces": "extension", "note004": "science", "errata": "rule",
 }  # fmt: skip
 
 
