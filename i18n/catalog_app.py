@@ -66,9 +66,9 @@ STRINGS: dict[str, dict[str, str]] = {
     "sb.padded": {"en": "Key tokens to mask (chosen tokens)", "zh": "要掩蔽的键词元（选定的词元）"},
     "sb.padded_help": {
         "en": "A query whose keys are all masked gets weights 0 and output 0 (not NaN).",
-        "zh": "若某查询的所有键都被屏蔽，其权重为 0、输出为 0（而不是 NaN）。",
+        "zh": "若某查询的所有键都被掩蔽，其权重为 0、输出为 0（而不是 NaN）。",
     },
-    "sb.large": {"en": "Large fonts (projector)", "zh": "大字体（投影）"},
+    "sb.large": {"en": "Large fonts (projector)", "zh": "大字体（投影仪）"},
     "sb.large_help": {"en": "Bigger text and figures for the back row.", "zh": "更大的文字和图，方便后排观看。"},
     "sb.limits": {
         "en": "Limits: {tokens} tokens, d_model ≤ {d_model}, h ≤ {heads}.",
@@ -125,7 +125,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "name.seed": {"en": "seed", "zh": "种子"},
     "name.mask": {"en": "mask", "zh": "掩码"},
     "name.base": {"en": "base", "zh": "底数"},
-    "name.padded": {"en": "masked tokens", "zh": "屏蔽的词元"},
+    "name.padded": {"en": "masked tokens", "zh": "被掩蔽的词元"},
     "name.matrix": {"en": "matrix", "zh": "矩阵"},
     # ---- shared labels
     "axis.token": {"en": "token", "zh": "词元"},
@@ -298,7 +298,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "steps.split.text": {
         "en": "A reshape and a transpose, no arithmetic: h = {h} heads of width d_k = {dk}. Every tensor and its "
         "shape (note 002's table, for the current setting):",
-        "zh": "只是 reshape 和转置，没有任何计算：h = {h} 个头，每个宽 d_k = {dk}。各张量及其形状"
+        "zh": "只是重塑（reshape）和转置，没有任何计算：h = {h} 个头，每个宽 d_k = {dk}。各张量及其形状"
         "（笔记 002 的表格，按当前设置）：",
     },
     "steps.split.batch": {"en": "Batch size B for the table", "zh": "表格中的批量大小 B"},
@@ -325,11 +325,11 @@ STRINGS: dict[str, dict[str, str]] = {
     "steps.mask.title": {"en": "Mask", "zh": "掩码"},
     "steps.mask.latex": {
         "en": r"S_i[q, k] \leftarrow -\infty \ \text{where key } k \text{ is masked for query } q",
-        "zh": r"S_i[q, k] \leftarrow -\infty \ \text{（查询 } q \text{ 不可关注键 } k \text{ 时）}",
+        "zh": r"S_i[q, k] \leftarrow -\infty \ \text{（对查询 } q \text{ 掩蔽键 } k \text{ 时）}",
     },
     "steps.mask.text": {
         "en": "A masked score becomes −∞, so its weight after the softmax is exactly 0.",
-        "zh": "被屏蔽的分数变为 −∞，经过 softmax 后其权重恰好为 0。",
+        "zh": "被掩蔽的分数变为 −∞，经过 softmax 后其权重恰好为 0。",
     },
     "steps.mask.none": {"en": "No mask is selected: every query may attend to every key.", "zh": "未选择掩码：每个查询都可以关注所有键。"},
     "steps.mask.causal": {
@@ -397,7 +397,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "qty.scores.help": {"en": "Q_i K_iᵀ / √d_k before the mask.", "zh": "加掩码之前的 Q_i K_iᵀ / √d_k。"},
     "qty.masked_scores.help": {
         "en": "Scores after the mask; masked cells (−∞) are left empty.",
-        "zh": "加掩码之后的分数；被屏蔽的格子（−∞）留空。",
+        "zh": "加掩码之后的分数；被掩蔽的格子（−∞）留空。",
     },
     "qty.q.help": {"en": "Queries of each head: L × d_k.", "zh": "每个头的查询：L × d_k。"},
     "qty.k.help": {"en": "Keys of each head: L_k × d_k.", "zh": "每个头的键：L_k × d_k。"},
@@ -416,7 +416,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "heads.entropy": {"en": "Entropy of each row of weights", "zh": "每行权重的熵"},
     "heads.entropy_text": {
         "en": "In nats: 0 = all weight on one key, ln(L_k) = perfectly even.",
-        "zh": "单位为 nat：0 表示全部权重集中在一个键上，ln(L_k) 表示完全均匀。",
+        "zh": "单位为奈特（nat）：0 表示全部权重集中在一个键上，ln(L_k) 表示完全均匀。",
     },
     # ---- page: positional encoding
     "pe.title": {"en": "Positional encoding: sines and cosines", "zh": "位置编码：正弦与余弦"},
@@ -445,11 +445,11 @@ STRINGS.update({
     "sb.present_help": {
         "en": "For the projector: large fonts and figures, sidebar folded away, and the step-by-step page reveals one "
         "step at a time.",
-        "zh": "用于投影：大字体和大图，收起侧边栏，逐步计算页面每次只展示一个步骤。",
+        "zh": "用于投影仪：大字体和大图，收起侧边栏，逐步计算页面每次只展示一个步骤。",
     },
     "chart.failed": {
         "en": "This chart could not be drawn: the browser did not load plotly.js from the app's static folder.",
-        "zh": "无法绘制此图:浏览器未能从应用的 static 目录加载 plotly.js。",
+        "zh": "无法绘制此图：浏览器未能从应用的 static 目录加载 plotly.js。",
     },
     "io.title": {"en": "Share & export", "zh": "分享与导出"},
     "io.link_help": {

@@ -90,7 +90,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "tr.sec.curves": {"en": "Learning curves", "zh": "学习曲线"},
     "tr.pattern_text": {
         "en": "**Pattern score** of a head: the share of its attention that lands on the key the task needs, averaged over {n} held-out examples. Evenly spread attention scores the dashed line; 1 means the head looks exactly where it must.",
-        "zh": "一个头的**模式得分**：它的注意力落在任务所需那个键上的比例，在 {n} 个留出样本上取平均。均匀分布的注意力得分为虚线所示；1 表示这个头恰好看向必须看的位置。",
+        "zh": "一个头的**模式得分**：它的注意力落在任务所需那个键上的比例，在 {n} 个留出样本上取平均。注意力均匀分布时，模式得分为虚线所示；1 表示这个头恰好看向必须看的位置。",
     },
     "tr.sec.over_time": {"en": "The heads during training", "zh": "训练过程中的各个头"},
     "tr.scrub": {"en": "Training step", "zh": "训练步"},
@@ -100,7 +100,7 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "tr.over_time_caption": {
         "en": "Rows are queries, columns are keys, both labelled position:token. The first tile is what the task needs; grey cells are hidden by the mask. At step 0 every head spreads its attention almost evenly.",
-        "zh": "行是查询，列是键，都标为 位置:词元。第一块是任务所需的模式；灰色格子被掩码遮住。第 0 步时，每个头的注意力几乎均匀分布。",
+        "zh": "行是查询，列是键，都标为“位置:词元”。第一块是任务所需的模式；灰色格子已被掩蔽。第 0 步时，每个头的注意力几乎均匀分布。",
     },
     "tr.sec.final": {"en": "The trained model on a fresh example", "zh": "训练好的模型在新样本上"},
     "tr.new_example": {"en": "Another example", "zh": "换一个样本"},
