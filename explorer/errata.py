@@ -113,6 +113,6 @@ def readme_section() -> str:
     for e in ERRATA:
         page = t(PAGE_KEYS[e["page"]], "en") if e["page"] else ""
         shown = f" Shown on the page “{page}” (`{e['computation']}`)." if page else ""
-        lines.append(f"- **Note {e['note']}, line {e['line']}** — {e['title']['en']}. The note: “{e['quote']}”. "
+        lines.append(f"- **Note {e['note']}, line {e['line']}** — {e['title']['en']}. The note: `` {e['quote']} ``. "
                      f"{e['true']['en']}{shown}")  # fmt: skip
     return "\n".join(lines) + "\n"
