@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 
 import numpy as np
 import pytest
@@ -213,3 +214,50 @@ def test_head_similarity_of_scene_is_rho():
     np.testing.assert_allclose(sc.head_sim, np_cos(sc.head_outputs.astype(np.float64)), atol=1e-5)
     got = head_similarity(torch.tensor(sc.head_outputs)).numpy()
     np.testing.assert_allclose(got, sc.head_sim)
+
+
+# ----- pages --------------------------------------------------------------------------------------------------
+from tests.conftest import plotly_specs  # noqa: E402
+from tests.test_app import run_page  # noqa: E402
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_note004_page_draws_every_demonstration(make_app, lang):
+    at = run_page(make_app, "note004", lang=lang)
+    assert not at.error
+    specs = plotly_specs(at)
+    assert len(specs) == 6  # bottleneck, basis, S, S^T, tied S, cost
+    bottleneck = specs[0]["data"]
+    assert [len(tr["x"]) for tr in bottleneck] == [7, 7, 7]  # h = 1, 2, 4, ..., 64 at d_model = 64
+    sc = run_scene(Settings())
+    np.testing.assert_allclose(specs[2]["data"][0]["z"], np.array(specs[3]["data"][0]["z"]).T, atol=1e-3)
+    basis = specs[1]["data"]
+    bars = np.array([tr["y"] for tr in basis if tr["type"] == "bar"], dtype=float)
+    assert bars.shape == (8, 64)
+    np.testing.assert_allclose(bars.sum(axis=0), sc.output[0], atol=2e-3)  # the terms add up to the output row
+    tables = at.table
+    assert len(tables) == 2
+
+
+def test_note004_measure_times_every_h(make_app):
+    at = run_page(make_app, "note004")
+    at.select_slider(key="n4_time_length").set_value(64).run()
+    at.button(key="n4_measure").click().run()
+    assert not at.exception
+    cost = plotly_specs(at)[-1]
+    timed = [tr for tr in cost["data"] if tr.get("xaxis") == "x2"]
+    assert timed and len(timed[0]["y"]) == 5 and all(v > 0 for v in timed[0]["y"])  # h = 1, 2, 4, 8, 16
+
+
+@pytest.mark.parametrize("mode", ["angle", "min"])
+def test_heads_page_rotation_leaves_output_and_moves_rho(make_app, mode):
+    at = run_page(make_app, "heads")
+    at.radio(key="heads_rot_mode").set_value(mode).run()
+    assert not at.exception
+    text = next(m.value for m in at.markdown if m.value.startswith("Head 2 turned"))
+    gap = float(re.search(r"output: \*\*([0-9.e+-]+)\*\*", text).group(1))
+    before, after = map(float, re.search(r"\*\*([−\-0-9.]+) → ([−\-0-9.]+)\*\*", text).groups())
+    cb, ca = map(float, re.findall(r"\*\*([−\-0-9.]+) → ([−\-0-9.]+)\*\*", text)[1])
+    assert gap < 1e-12 and abs(after - before) > 0.01 and cb == ca
+    if mode == "min":
+        assert after < -0.3
