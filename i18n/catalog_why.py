@@ -2,8 +2,8 @@
 self vs cross, scoring functions)."""
 
 STRINGS: dict[str, dict[str, str]] = {
-    "why.page_title": {"en": "Why it works: scaling, cost, parameters", "zh": "原理：缩放、计算开销与参数量"},
-    "why.title": {"en": "Why it works: scaling, cost, parameters", "zh": "原理：缩放、计算开销与参数量"},
+    "why.page_title": {"en": "Why: scaling, cost, parameters", "zh": "原理：缩放、计算开销与参数量"},
+    "why.title": {"en": "Why: scaling, cost, parameters", "zh": "原理：缩放、计算开销与参数量"},
     "why.intro": {
         "en": "Three arguments of the notes, computed live for the current setting instead of asserted.",
         "zh": "笔记中的三个论点，不是直接断言，而是按当前设置现场计算。",
@@ -106,8 +106,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "d_model = {d} is too large to draw W^Q cell by cell; choose d_model ≤ 256 to see it.",
         "zh": "d_model = {d} 太大，无法逐格绘制 W^Q；请选择 d_model ≤ 256。",
     },
-    "sub.page_title": {"en": "Why it works: subspaces, W^O, residual, scoring", "zh": "原理：子空间、W^O、残差与评分函数"},
-    "sub.title": {"en": "Why it works: subspaces, W^O, residual, scoring", "zh": "原理：子空间、W^O、残差与评分函数"},
+    "sub.page_title": {"en": "Why: subspaces, W^O, scoring", "zh": "原理：子空间、W^O 与评分函数"},
+    "sub.title": {"en": "Why: subspaces, W^O, scoring", "zh": "原理：子空间、W^O 与评分函数"},
     "sub.intro": {
         "en": "How the heads differ, how W^O puts them back together, and what comes around attention in a layer.",
         "zh": "各个头有何不同，W^O 如何把它们重新组合，以及一层中注意力前后还有什么。",

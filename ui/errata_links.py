@@ -1,4 +1,4 @@
-"""A short "the notes are wrong here" box that links a page to the errata page (entries from one list)."""
+"""A folded "the notes are wrong here" box that links a page to the errata page (entries from one list)."""
 
 from __future__ import annotations
 
@@ -15,6 +15,6 @@ def errata_links(ctx: Context, url: str) -> None:
     if not ids:
         return
     tr = ctx.t
-    with st.container(border=True):
-        st.markdown(tr("errata.here", n=len(ids)) + "\n" + "\n".join(f"- {tr(f'errata.{i}.title')}" for i in ids))
+    with st.expander(tr("errata.here", n=len(ids)), icon=":material/rule:"):
+        st.markdown("\n".join(f"- {tr(f'errata.{i}.title')}" for i in ids))
         st.page_link("pages/errata.py", label=tr("errata.page_title"), icon=page_icon("errata"))
