@@ -102,7 +102,8 @@ def head_cost_figure(
     else:
         fig.add_annotation(text=safe_label(t("fig.why.not_measured", lang)), showarrow=False, xref="paper",
                            yref="paper", x=0.8, y=0.5)  # fmt: skip
-    fig.update_xaxes(title_text=safe_label("h"), type="category", showgrid=True, gridcolor="#eee", ticks="")
+    fig.update_xaxes(title_text=safe_label("h"), type="category", showgrid=True, gridcolor="#eee", ticks="",
+                     automargin=True, title_standoff=style.font_size)
     fig.update_yaxes(showgrid=True, gridcolor="#eee", automargin=True, ticks="")
     fig.update_yaxes(type="log", title_text=safe_label(t("fig.n4.relative", lang)), row=1, col=1)
     fig.update_yaxes(title_text="ms", rangemode="tozero", row=1, col=2)

@@ -337,7 +337,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "errata.see": {"en": "Shown on", "zh": "演示页面"},
     "errata.filter": {"en": "Notes", "zh": "笔记"},
     "errata.count": {"en": "{n} entries.", "zh": "共 {n} 条。"},
-    "errata.here": {"en": "The notes are wrong about this page's topic in {n} places", "zh": "关于本页内容，笔记有 {n} 处错误"},
+    "errata.here": {"en": "Where the notes are wrong about this page ({n})", "zh": "笔记中与本页相关的错误（{n} 处）"},
 }
 for _e in ERRATA:
     STRINGS[f"errata.{_e['id']}.title"] = _e["title"]

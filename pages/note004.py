@@ -28,7 +28,8 @@ errata_links(ctx, "note004")
 # ---- 1. low-rank bottleneck
 st.header(tr("n4.rank.title"))
 st.latex(r"S_i = \frac{Q_i K_i^\top}{\sqrt{d_k}},\quad Q_i \in \mathbb{R}^{L \times d_k},\ "
-         r"K_i \in \mathbb{R}^{L_k \times d_k} \;\Rightarrow\; \operatorname{rank} S_i \le d_k = d_{\text{model}}/h")
+         r"K_i \in \mathbb{R}^{L_k \times d_k}")  # fmt: skip
+st.latex(r"\Rightarrow\quad \operatorname{rank} S_i \le d_k = d_{\text{model}}/h")
 st.markdown(tr("n4.rank.text", d=d))
 b = data.bottleneck
 show(memo_figure(("n4_bottleneck", s, lang, style), lambda: bottleneck_figure(
@@ -51,8 +52,8 @@ st.caption(tr("n4.basis.gap", gap=f"{data.sum_gap:.1e}") + (" " + tr("n4.basis.d
 
 # ---- 3. kernel view
 st.header(tr("n4.kernel.title"))
-st.latex(r"k(x_i, x_j) = \exp\!\Big(\frac{(x_i W^Q)(x_j W^K)^\top}{\sqrt{d_k}}\Big) \;\ne\; k(x_j, x_i)"
-         r"\quad\text{when } W^Q \ne W^K")  # fmt: skip
+st.latex(r"k(x_i, x_j) = \exp\!\Big(\frac{(x_i W^Q)(x_j W^K)^\top}{\sqrt{d_k}}\Big)")
+st.latex(r"k(x_i, x_j) \ne k(x_j, x_i) \quad\text{when } W^Q \ne W^K")
 st.markdown(tr("n4.kernel.text"))
 kh = st.selectbox(tr("n4.kernel.head"), range(h), format_func=lambda i: heads[i], key="n4_kernel_head")
 kv = kernel_view(sc.x_in, sc.w_q_heads[kh], sc.w_k_heads[kh], scale=s.scale)
@@ -64,7 +65,7 @@ for col, (m, title, tag) in zip(st.columns(3), ((kv.scores, "n4.kernel.s", "s"),
     with col:
         show(memo_figure(("n4_kernel", tag, s, kh, lang, style), lambda m=m, title=title: matrix_heatmap(
             m, list(sc.tokens), list(sc.tokens), title=tr(title), kind="signed", lang=lang, style=style,
-            width_fraction=0.33,
+            width_fraction=0.33, show_values=False,
         )), key=f"n4_kernel_{tag}")  # fmt: skip
 
 # ---- 4. F_h against F_1
