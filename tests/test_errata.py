@@ -123,3 +123,10 @@ def test_rho_explanation_no_longer_says_same_thing():
             continue  # the errata quote and correct the note's sentence
         assert "say the same thing" not in entry["en"] or "does not mean" in entry["en"], key
         assert "说的是同一件事" not in entry["zh"] or "并不表示" in entry["zh"], key
+
+
+@pytest.mark.parametrize("page", ["home", "steps", "heads", "worked", "lab", "why", "subspaces", "minilm"])
+def test_changed_pages_run_in_chinese(make_app, page):
+    at = run_page(make_app, page, lang="zh")
+    assert not at.error
+    assert at.title[0].value.startswith(t(next(k for _, u, k, *_ in PAGES if u == page), "zh"))
