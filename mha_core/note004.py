@@ -74,28 +74,38 @@ class RotationDemo:
 
 
 def rotate_value_space(mha: MultiHeadAttention, head: int, r: Tensor) -> MultiHeadAttention:
-    """The same layer with head `head`'s value coordinates turned by R (orthogonal): W^V_i R and R^T W^O_i."""
-    h, dk = mha.n_heads, mha.config.d_model // mha.n_heads
-    w_v = mha.w_v.detach().clone()
-    w_o = mha.w_o.detach().clone()
+    """The same layer with head `head`'s value coordinates turned by R (orthogonal): W^V_i R, b^V_i R and
+    R^T W^O_i (the other weights and biases unchanged)."""
+    h, d = mha.n_heads, mha.config.d_model
+    dk = d // h
+    w_v, w_o = mha.w_v.detach().clone(), mha.w_o.detach().clone()
     r = r.to(w_v.dtype)
     cols = slice(head * dk, (head + 1) * dk)
     w_v[:, cols] = w_v[:, cols] @ r
     w_o[cols, :] = r.T @ w_o[cols, :]
+    biases: list[Tensor | None] = [None] * 4
+    if mha.in_proj_bias is not None:
+        b = mha.in_proj_bias.detach().clone()
+        b_v = b[2 * d:]
+        b_v[cols] = b_v[cols] @ r
+        biases = [b[:d], b[d:2 * d], b_v, mha.out_proj_bias.detach().clone()]
     return MultiHeadAttention.from_weights(
-        h, mha.w_q.detach(), mha.w_k.detach(), w_v, w_o, scale=mha.config.scale
+        h, mha.w_q.detach(), mha.w_k.detach(), w_v, w_o, *biases, scale=mha.config.scale
     )
 
 
 def rotation_demo(
     x: Tensor, w_q_heads: Tensor, w_k_heads: Tensor, w_v_heads: Tensor, w_o: Tensor, *, head: int, angle: float,
     scale: bool = True, key: Tensor | None = None, attn_mask: Tensor | None = None, seed: int = 0,
-    r: Tensor | np.ndarray | None = None,
+    r: Tensor | np.ndarray | None = None, biases: tuple | None = None,
 ) -> RotationDemo:
     """Run the layer twice, with and without head `head`'s value space rotated by R: rotation(d_k, angle)
-    (radians), or the orthogonal `r` given."""
+    (radians), or the orthogonal `r` given. biases: (b^Q, b^K, b^V, b^O) of a layer that has them."""
     as64 = [_f64(t) for t in (w_q_heads, w_k_heads, w_v_heads, w_o)]
-    mha = MultiHeadAttention.from_head_weights(*as64, scale=scale)
+    n_heads = as64[0].shape[0]
+    fused = [torch.cat(list(w), dim=1) for w in as64[:3]]  # [W_1 | ... | W_h]
+    b64 = [None if b is None else _f64(b) for b in (biases or (None,) * 4)]
+    mha = MultiHeadAttention.from_weights(n_heads, *fused, as64[3], *b64, scale=scale)
     r = rotation(as64[0].shape[-1], angle, seed) if r is None else _f64(r)
     turned = rotate_value_space(mha, head, r)
     x = _f64(x)

@@ -261,3 +261,16 @@ def test_heads_page_rotation_leaves_output_and_moves_rho(make_app, mode):
     assert gap < 1e-12 and abs(after - before) > 0.01 and cb == ca
     if mode == "min":
         assert after < -0.3
+
+
+def test_rotation_with_biases_rotates_the_value_bias_too():
+    x, wq, wk, wv, wo = random_layer()
+    rng = np.random.default_rng(5)
+    biases = tuple(rng.normal(size=12) for _ in range(4))
+    demo = rotation_demo(x, wq, wk, wv, wo, head=2, angle=1.0, biases=biases)
+    assert demo.max_output_change < 1e-12
+    r = demo.r
+    # numpy with biases: head 3's values x W_3^V + b_3^V, rotated: (x W_3^V + b_3^V) R, W^O_3 -> R^T W^O_3
+    v = x @ wv[2] + biases[2][8:12]
+    assert not np.allclose(v @ r, v)
+    assert np.abs(demo.rho_after - demo.rho_before).max() > 0.01
