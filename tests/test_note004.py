@@ -274,3 +274,19 @@ def test_rotation_with_biases_rotates_the_value_bias_too():
     v = x @ wv[2] + biases[2][8:12]
     assert not np.allclose(v @ r, v)
     assert np.abs(demo.rho_after - demo.rho_before).max() > 0.01
+
+
+def test_training_lab_compares_contributions_before_and_after():
+    from dataclasses import replace
+
+    from training import DEFAULTS, TASK_NAMES
+    from training.trainer import Trainer
+
+    trainer = Trainer(replace(DEFAULTS[TASK_NAMES[0]], steps=20))
+    with torch.no_grad():
+        traces = trainer.model(trainer.probe.tokens[None]).traces
+    for layer, tr in enumerate(traces):
+        contrib = np.einsum("hld,hde->hle", tr.head_outputs[0].double().numpy(), tr.w_o_heads.detach().double().numpy())
+        np.testing.assert_allclose(trainer.contribution_before[layer], np_cos(contrib), atol=1e-5)
+    trainer.run(20)
+    assert not np.allclose(trainer.contribution_similarity(), trainer.contribution_before)

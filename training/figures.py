@@ -153,9 +153,9 @@ def heads_figure(
 def similarity_figure(
     similarity: np.ndarray, title: str, *, lang: str = "en", style: FigureStyle | None = None
 ) -> go.Figure:
-    """One layer's head similarity (h, h) (cosine, -1..1), heads labelled "head 1", ..."""
+    """One layer's head similarity (h, h): the cosine (-1..1) of the heads' contributions head_i W^O_i."""
     n_heads = np.asarray(similarity).shape[0]
     names = [t("fig.head_n", lang, n=k + 1) for k in range(n_heads)]
     return matrix_heatmap(similarity, names, names, title=title, kind="cosine", numbered=False,
-                          row_title=t("fig.head", lang), col_title=t("fig.head", lang), value_name="ρ",
+                          row_title=t("fig.head", lang), col_title=t("fig.head", lang), value_name="cos",
                           lang=lang, style=style)  # fmt: skip
