@@ -69,7 +69,7 @@ def run_frame() -> None:
         )
     _state.inside = True
     try:
-        st.navigation(sections, position="sidebar").run()
+        st.navigation(sections, position="sidebar", expanded=True).run()  # 13+ pages: no untranslated "View 3 more"
     finally:
         _state.inside = False
 
