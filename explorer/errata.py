@@ -58,7 +58,7 @@ def evidence(sc: Scene) -> dict[str, dict[str, str]]:
     sum_gap = float(np.abs(contrib.sum(axis=0) - sc.output).max())
     reading = str(heads_reading_input(sc.w_q_heads, 0))
     x = torch.tensor(np.array(sc.x_in))
-    kv = kernel_view(sc.x_in, sc.w_q_heads[0], sc.w_k_heads[0], scale=sc.settings.scale)
+    kv = kernel_view(sc.x_in, sc.w_q_heads[0], sc.w_k_heads[0], sc.settings.scale, *sc.qk_biases(0))
     incl = inclusion_check(x, d, seed=sc.settings.seed)
     fails = [r.n_heads for r in incl if not r.reproducible]
     costs = {c.n_heads: c for c in cost_by_heads(L, sc.len_k, d, sorted({1, h}))}

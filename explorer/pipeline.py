@@ -88,6 +88,8 @@ class Scene:
     batch: tuple[Scene, ...] = ()
     key_padding: np.ndarray | None = None  # (B, L) True at [PAD], with the batch
     truncated: bool = False  # the real tokenizer's wordpieces were cut to LIMITS.max_tokens
+    b_in: np.ndarray | None = None  # (3 d,) [b^Q | b^K | b^V] of a layer with biases (the real model's)
+    b_o: np.ndarray | None = None  # (d,) b^O
 
     @property
     def n_heads(self) -> int:
@@ -108,6 +110,13 @@ class Scene:
     @property
     def len_k(self) -> int:
         return len(self.kv_tokens)
+
+    def qk_biases(self, head: int) -> tuple[np.ndarray | None, np.ndarray | None]:
+        """(b^Q_i, b^K_i) of head i (d_k,) each, or (None, None) for a layer without biases."""
+        if self.b_in is None:
+            return None, None
+        d, dk = self.d_model, self.d_k
+        return self.b_in[head * dk:(head + 1) * dk], self.b_in[d + head * dk:d + (head + 1) * dk]
 
     def arrays(self) -> dict[str, np.ndarray]:
         """Every array field by name (for exports)."""
@@ -236,6 +245,7 @@ def _scene(s: Settings, tokens: list[str], kv_tokens: list[str], q_side: tuple, 
             costs=tuple(operation_counts(len(tokens), d, s.n_heads, len_k=len(kv_tokens), bias=s.real,
                                          scale=s.scale)),
             scale_factor=trace.scale_factor,
+            b_in=None if trace.b_in is None else _ro(trace.b_in), b_o=None if trace.b_o is None else _ro(trace.b_o),
             **extra,
         )  # fmt: skip
 

@@ -200,11 +200,13 @@ class KernelView:
     min_eig_sym: float  # smallest eigenvalue of exp(S)'s symmetric part (can be < 0)
 
 
-def kernel_view(x: Tensor, w_q: Tensor, w_k: Tensor, scale: bool = True) -> KernelView:
-    """x (L, d_model), one head's W^Q_i, W^K_i (d_model, d_k)."""
+def kernel_view(x: Tensor, w_q: Tensor, w_k: Tensor, scale: bool = True, b_q: Tensor | None = None,
+                b_k: Tensor | None = None) -> KernelView:  # fmt: skip
+    """x (L, d_model), one head's W^Q_i, W^K_i (d_model, d_k) and, for a layer with biases, b^Q_i, b^K_i (d_k,)."""
     x, w_q, w_k = (_f64(t) for t in (x, w_q, w_k))
     factor = 1 / math.sqrt(w_q.shape[-1]) if scale else 1.0
-    q, k = x @ w_q, x @ w_k
+    q = x @ w_q + (0 if b_q is None else _f64(b_q))
+    k = x @ w_k + (0 if b_k is None else _f64(b_k))
     s = (q @ k.T) * factor
     tied = (q @ q.T) * factor
     gap = (s - s.T).abs()

@@ -56,7 +56,7 @@ st.latex(r"k(x_i, x_j) = \exp\!\Big(\frac{(x_i W^Q)(x_j W^K)^\top}{\sqrt{d_k}}\B
 st.latex(r"k(x_i, x_j) \ne k(x_j, x_i) \quad\text{when } W^Q \ne W^K")
 st.markdown(tr("n4.kernel.text"))
 kh = st.selectbox(tr("n4.kernel.head"), range(h), format_func=lambda i: heads[i], key="n4_kernel_head")
-kv = kernel_view(sc.x_in, sc.w_q_heads[kh], sc.w_k_heads[kh], scale=s.scale)
+kv = kernel_view(sc.x_in, sc.w_q_heads[kh], sc.w_k_heads[kh], s.scale, *sc.qk_biases(kh))
 a, bb = kv.pair
 st.markdown(tr("n4.kernel.numbers", n=kh + 1, asym=f"{kv.asymmetry:.2f}", gap=f"{kv.max_pair_gap:.2f}",
                a=sc.labels[a], b=sc.labels[bb], eig=f"{kv.min_eig_sym:.3g}", tied=f"{kv.tied_min_eig:.3g}"))

@@ -290,3 +290,19 @@ def test_training_lab_compares_contributions_before_and_after():
         np.testing.assert_allclose(trainer.contribution_before[layer], np_cos(contrib), atol=1e-5)
     trainer.run(20)
     assert not np.allclose(trainer.contribution_similarity(), trainer.contribution_before)
+
+
+def test_real_weights_rotation_and_kernel_use_the_layers_biases():
+    s = Settings(weight_source="minilm", layer=1, d_model=384, n_heads=12, add_pe=False)
+    sc = run_scene(s)
+    assert sc.b_in is not None
+    d = 384
+    biases = (sc.b_in[:d], sc.b_in[d:2 * d], sc.b_in[2 * d:], sc.b_o)
+    mask = sc.mask[0] if sc.mask.any() else None
+    demo = rotation_demo(sc.x_in, sc.w_q_heads, sc.w_k_heads, sc.w_v_heads, sc.w_o, head=1, angle=1.0,
+                         attn_mask=mask, biases=biases)  # fmt: skip
+    np.testing.assert_allclose(demo.rho_before, sc.head_sim, atol=1e-4)  # the real layer, biases included
+    np.testing.assert_allclose(demo.contrib_before, sc.contrib_sim, atol=1e-4)
+    assert demo.max_output_change < 1e-9
+    kv = kernel_view(sc.x_in, sc.w_q_heads[2], sc.w_k_heads[2], True, *sc.qk_biases(2))
+    np.testing.assert_allclose(kv.scores, sc.scores[2], atol=1e-3)

@@ -56,9 +56,11 @@ def head_similarity_section(ctx: Context, prefix: str) -> None:
         lo, hi, r_hi, r_lo = rho_extremes(sc.head_outputs, i, j)
         kv = sc.x_kv_in if s.cross else None
         mask = sc.mask[0] if sc.mask.any() else None
+        d = s.d_model
+        biases = None if sc.b_in is None else (sc.b_in[:d], sc.b_in[d:2 * d], sc.b_in[2 * d:], sc.b_o)
         demo = rotation_demo(sc.x_in, sc.w_q_heads, sc.w_k_heads, sc.w_v_heads, sc.w_o, head=j,
                              angle=math.radians(angle), scale=s.scale, key=kv, attn_mask=mask,
-                             r={"angle": None, "max": r_hi, "min": r_lo}[mode])  # fmt: skip
+                             r={"angle": None, "max": r_hi, "min": r_lo}[mode], biases=biases)  # fmt: skip
         st.markdown(tr("hs.result", i=i + 1, j=j + 1, gap=f"{demo.max_output_change:.1e}",
                        scale=f"{demo.output_scale:.2f}", before=f"{demo.rho_before[i, j]:.3f}",
                        after=f"{demo.rho_after[i, j]:.3f}", cb=f"{demo.contrib_before[i, j]:.3f}",
