@@ -35,7 +35,7 @@ def positional_tables(length: int, d_model: int, base: float) -> PositionalTable
 
 def weight_blocks(w: np.ndarray, n_heads: int) -> np.ndarray:
     """A fused (d_model, d_model) projection as h per-head blocks (h, d_model, d_k): W_i = W[:, i d_k:(i+1) d_k]."""
-    return split_weight_columns(torch.from_numpy(np.asarray(w)), n_heads).numpy()
+    return split_weight_columns(torch.from_numpy(np.array(w)), n_heads).numpy()  # a copy: Scene arrays are read-only
 
 
 @dataclass(frozen=True)

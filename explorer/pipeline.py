@@ -14,6 +14,7 @@ from mha_core import (
     MultiHeadAttention,
     ParameterCount,
     StepCost,
+    contribution_similarity,
     embed_tokens,
     head_similarity,
     operation_counts,
@@ -77,6 +78,7 @@ class Scene:
     mask: np.ndarray  # (h, Lq, Lk) bool, True where a key is masked (all False without a mask)
     entropy: np.ndarray  # (h, Lq) softmax entropy of each row, nats
     head_sim: np.ndarray  # (h, h) cosine similarity rho_ij of head outputs (note 004)
+    contrib_sim: np.ndarray  # (h, h) cosine similarity of head_i W^O_i (unchanged by value-space rotations)
     pe_sim: np.ndarray  # (Lq, Lq) P P^T
     pe_wavelengths: np.ndarray  # (ceil(d/2),)
     params: ParameterCount
@@ -86,6 +88,8 @@ class Scene:
     batch: tuple[Scene, ...] = ()
     key_padding: np.ndarray | None = None  # (B, L) True at [PAD], with the batch
     truncated: bool = False  # the real tokenizer's wordpieces were cut to LIMITS.max_tokens
+    in_proj_bias: np.ndarray | None = None  # (3 d,) [b^Q | b^K | b^V] of a layer with biases (the real model's)
+    out_proj_bias: np.ndarray | None = None  # (d,) b^O
 
     @property
     def n_heads(self) -> int:
@@ -106,6 +110,13 @@ class Scene:
     @property
     def len_k(self) -> int:
         return len(self.kv_tokens)
+
+    def qk_biases(self, head: int) -> tuple[np.ndarray | None, np.ndarray | None]:
+        """(b^Q_i, b^K_i) of head i (d_k,) each, or (None, None) for a layer without biases."""
+        if self.in_proj_bias is None:
+            return None, None
+        d, dk = self.d_model, self.d_k
+        return self.in_proj_bias[head * dk:(head + 1) * dk], self.in_proj_bias[d + head * dk:d + (head + 1) * dk]
 
     def arrays(self) -> dict[str, np.ndarray]:
         """Every array field by name (for exports)."""
@@ -227,12 +238,15 @@ def _scene(s: Settings, tokens: list[str], kv_tokens: list[str], q_side: tuple, 
             mask=at(mask),
             entropy=_ro(softmax_entropy(weights)),
             head_sim=_ro(head_similarity(head_outputs)),
+            contrib_sim=_ro(contribution_similarity(head_outputs, trace.w_o_heads)),
             pe_sim=_ro(positional_similarity(p)),
             pe_wavelengths=_ro(wavelengths(d, s.pe_base)),
             params=parameter_count(d, s.n_heads, bias=s.real),
             costs=tuple(operation_counts(len(tokens), d, s.n_heads, len_k=len(kv_tokens), bias=s.real,
                                          scale=s.scale)),
             scale_factor=trace.scale_factor,
+            in_proj_bias=None if trace.in_proj_bias is None else _ro(trace.in_proj_bias),
+            out_proj_bias=None if trace.out_proj_bias is None else _ro(trace.out_proj_bias),
             **extra,
         )  # fmt: skip
 

@@ -14,8 +14,10 @@ STRINGS: dict[str, dict[str, str]] = {
     "page.worked": {"en": "Worked example", "zh": "算例演算"},
     "page.quiz": {"en": "Predict, then reveal", "zh": "先预测，再揭晓"},
     "page.lab": {"en": "Training lab", "zh": "训练实验室"},
-    "page.why": {"en": "Why: scaling, cost, parameters", "zh": "原理：缩放、开销、参数"},
-    "page.subspaces": {"en": "Why: subspaces, residual, cross", "zh": "原理：子空间、残差、交叉"},
+    "page.why": {"en": "Why: scaling, cost, parameters", "zh": "原理：缩放、计算开销与参数量"},
+    "page.subspaces": {"en": "Why: subspaces, W^O, scoring", "zh": "原理：子空间、W^O 与评分函数"},
+    "page.note004": {"en": "Why multi-head, tested", "zh": "多头为何有效：逐条检验"},
+    "page.errata": {"en": "Where the notes are wrong", "zh": "笔记中的错误"},
     "page.minilm": {"en": "A real model's heads", "zh": "真实模型的注意力头"},
     # ---- sidebar
     "sb.preset": {"en": "Preset", "zh": "预设"},
@@ -72,9 +74,9 @@ STRINGS: dict[str, dict[str, str]] = {
     "sb.padded": {"en": "Key tokens to mask (chosen tokens)", "zh": "要掩蔽的键词元（选定的词元）"},
     "sb.padded_help": {
         "en": "A query whose keys are all masked gets weights 0 and output 0 (not NaN).",
-        "zh": "若某查询的所有键都被屏蔽，其权重为 0、输出为 0（而不是 NaN）。",
+        "zh": "若某查询的所有键都被掩蔽，其权重为 0、输出为 0（而不是 NaN）。",
     },
-    "sb.large": {"en": "Large fonts (projector)", "zh": "大字体（投影）"},
+    "sb.large": {"en": "Large fonts (projector)", "zh": "大字体（投影仪）"},
     "sb.large_help": {"en": "Bigger text and figures for the back row.", "zh": "更大的文字和图，方便后排观看。"},
     "sb.limits": {
         "en": "Limits: {tokens} tokens, d_model ≤ {d_model}, h ≤ {heads}.",
@@ -131,7 +133,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "name.seed": {"en": "seed", "zh": "种子"},
     "name.mask": {"en": "mask", "zh": "掩码"},
     "name.base": {"en": "base", "zh": "底数"},
-    "name.padded": {"en": "masked tokens", "zh": "屏蔽的词元"},
+    "name.padded": {"en": "masked tokens", "zh": "被掩蔽的词元"},
     "name.matrix": {"en": "matrix", "zh": "矩阵"},
     # ---- shared labels
     "axis.token": {"en": "token", "zh": "词元"},
@@ -144,7 +146,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "mat.w_q": {"en": "W^Q (d_model × d_model)", "zh": "W^Q（d_model × d_model）"},
     "mat.w_o": {"en": "W^O (d_model × d_model)", "zh": "W^O（d_model × d_model）"},
     # ---- page: home
-    "home.title": {"en": "Multi-head attention, every number visible", "zh": "多头注意力：每一个数字都看得见"},
+    "home.title": {"en": "Overview: multi-head attention, every number visible", "zh": "总览：多头注意力，每一个数字都看得见"},
     "home.intro": {
         "en": "Type a sentence, choose d_model and the number of heads h, add a mask, and follow every tensor "
         "of one multi-head attention layer: the per-head Q, K, V, the scaled scores, the softmax weights, each "
@@ -182,28 +184,10 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "Sine and cosine curves, wavelengths, similarity between positions.",
         "zh": "正弦与余弦曲线、波长、位置之间的相似度。",
     },
-    "home.errata": {"en": "Where the lecture notes are wrong", "zh": "讲义中的错误"},
     "home.errata_text": {
-        "en": "The app always shows computed numbers, never copied ones. Mistakes found in the notes:\n\n"
-        "- **Note 001, worked example**: it prints Q₁ = [[0.85, −0.05], [−0.29, 0.74]] and "
-        "Q₂ = [[2.15, 0.65], [−1.32, 1.02]]. Multiplying its own X and W₁^Q, W₂^Q gives "
-        "Q₁ = [[0, 1.45], [−0.95, −0.45]] and Q₂ = [[2.05, −0.5], [−0.27, 0.94]] (choose the worked-example preset).\n"
-        "- **Note 001, table**: single- and multi-head attention have 4·d_model² weights, not 3·d_model² "
-        "(W^O is a fourth d_model × d_model matrix); the heads' subspaces are not orthogonal, nothing forces them to be. "
-        "The output is Σᵢ headᵢ W^Oᵢ, a linear combination (no extra function f).\n"
-        "- **Note 004**: stacking W_i^Q gives [W₁^Q | … | W_h^Q] side by side, a d_model × (h·d_k) matrix, not an "
-        "(h·d_k) × d_model one; and Q = X·[W₁^Q | … | W_h^Q] is not a block-diagonal product: every input dimension "
-        "feeds every head.\n"
-        "- **Note 000**: the addition count uses T where it means L: L²(d−1) additions for QKᵀ.",
-        "zh": "本应用始终显示计算得到的数值，从不照抄讲义。讲义中发现的错误：\n\n"
-        "- **笔记 001 算例**：其中写 Q₁ = [[0.85, −0.05], [−0.29, 0.74]]，Q₂ = [[2.15, 0.65], [−1.32, 1.02]]。"
-        "用其给出的 X 与 W₁^Q、W₂^Q 实际相乘得到 Q₁ = [[0, 1.45], [−0.95, −0.45]]，Q₂ = [[2.05, −0.5], [−0.27, 0.94]]"
-        "（选择“算例”预设即可查看）。\n"
-        "- **笔记 001 表格**：单头和多头注意力的权重都是 4·d_model²，而不是 3·d_model²（W^O 是第四个 "
-        "d_model × d_model 矩阵）；各个头的子空间并不一定正交。输出等于 Σᵢ headᵢ W^Oᵢ，是线性组合（没有额外的函数 f）。\n"
-        "- **笔记 004**：把 W_i^Q 堆叠起来得到的是横向拼接 [W₁^Q | … | W_h^Q]，形状为 d_model × (h·d_k)，"
-        "而不是 (h·d_k) × d_model；Q = X·[W₁^Q | … | W_h^Q] 也不是分块对角矩阵的乘积：每个输入维度都会影响每个头。\n"
-        "- **笔记 000**：加法次数中的 T 应为 L：QKᵀ 需要 L²(d−1) 次加法。",
+        "en": "The app always shows computed numbers, never the notes'. It lists {n} places where the notes are "
+              "wrong, each with the live computation that shows it.",
+        "zh": "本应用始终显示计算得到的数值，从不照抄笔记。它列出了笔记中的 {n} 处错误，每一处都附有证明它的实时计算。",
     },
     # ---- page: inputs
     "inputs.title": {"en": "Inputs: tokens, embeddings, positions", "zh": "输入：词元、嵌入与位置"},
@@ -322,7 +306,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "steps.split.text": {
         "en": "A reshape and a transpose, no arithmetic: h = {h} heads of width d_k = {dk}. Every tensor and its "
         "shape (note 002's table, for the current setting):",
-        "zh": "只是 reshape 和转置，没有任何计算：h = {h} 个头，每个宽 d_k = {dk}。各张量及其形状"
+        "zh": "只是重塑（reshape）和转置，没有任何计算：h = {h} 个头，每个宽 d_k = {dk}。各张量及其形状"
         "（笔记 002 的表格，按当前设置）：",
     },
     "steps.split.batch": {"en": "Batch size B for the table", "zh": "表格中的批量大小 B"},
@@ -349,11 +333,11 @@ STRINGS: dict[str, dict[str, str]] = {
     "steps.mask.title": {"en": "Mask", "zh": "掩码"},
     "steps.mask.latex": {
         "en": r"S_i[q, k] \leftarrow -\infty \ \text{where key } k \text{ is masked for query } q",
-        "zh": r"S_i[q, k] \leftarrow -\infty \ \text{（查询 } q \text{ 不可关注键 } k \text{ 时）}",
+        "zh": r"S_i[q, k] \leftarrow -\infty \ \text{（对查询 } q \text{ 掩蔽键 } k \text{ 时）}",
     },
     "steps.mask.text": {
         "en": "A masked score becomes −∞, so its weight after the softmax is exactly 0.",
-        "zh": "被屏蔽的分数变为 −∞，经过 softmax 后其权重恰好为 0。",
+        "zh": "被掩蔽的分数变为 −∞，经过 softmax 后其权重恰好为 0。",
     },
     "steps.mask.none": {"en": "No mask is selected: every query may attend to every key.", "zh": "未选择掩码：每个查询都可以关注所有键。"},
     "steps.mask.causal": {
@@ -400,7 +384,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "对应的行块 W^O_i 之和（此处没有额外的非线性）。",
     },
     # ---- page: heads
-    "heads.title": {"en": "Every head", "zh": "所有的头"},
+    "heads.title": {"en": "Heads", "zh": "各个头"},
     "heads.intro": {
         "en": "All h = {h} heads side by side. Each head works in its own d_k = {dk}-dimensional subspace "
         "with its own W_i^Q, W_i^K, W_i^V.",
@@ -421,7 +405,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "qty.scores.help": {"en": "Q_i K_iᵀ / √d_k before the mask.", "zh": "加掩码之前的 Q_i K_iᵀ / √d_k。"},
     "qty.masked_scores.help": {
         "en": "Scores after the mask; masked cells (−∞) are left empty.",
-        "zh": "加掩码之后的分数；被屏蔽的格子（−∞）留空。",
+        "zh": "加掩码之后的分数；被掩蔽的格子（−∞）留空。",
     },
     "qty.q.help": {"en": "Queries of each head: L × d_k.", "zh": "每个头的查询：L × d_k。"},
     "qty.k.help": {"en": "Keys of each head: L_k × d_k.", "zh": "每个头的键：L_k × d_k。"},
@@ -437,21 +421,13 @@ STRINGS: dict[str, dict[str, str]] = {
     "heads.lines": {"en": "Token to token", "zh": "词元到词元的连线"},
     "heads.lines_heads": {"en": "Heads to draw", "zh": "要绘制的头"},
     "heads.lines_all": {"en": "Lines from every query (not only the chosen one)", "zh": "显示所有查询的连线（不仅是所选词元）"},
-    "heads.similarity": {"en": "How different are the heads? ρ_ij", "zh": "各个头有多不同？ρ_ij"},
-    "heads.similarity_text": {
-        "en": "Cosine similarity between the outputs of heads i and j (note 004): near 1 means the two heads "
-        "produce similar outputs, near 0 unrelated ones. Note that with random weights this says little; "
-        "trained heads tend to be more diverse.",
-        "zh": "头 i 与头 j 输出之间的余弦相似度（笔记 004）：接近 1 表示两个头的输出相似，接近 0 表示互不相关。"
-        "注意：随机权重下这一数值意义有限；训练后的头通常更加多样。",
-    },
     "heads.entropy": {"en": "Entropy of each row of weights", "zh": "每行权重的熵"},
     "heads.entropy_text": {
         "en": "In nats: 0 = all weight on one key, ln(L_k) = perfectly even.",
-        "zh": "单位为 nat：0 表示全部权重集中在一个键上，ln(L_k) 表示完全均匀。",
+        "zh": "单位为奈特（nat）：0 表示全部权重集中在一个键上，ln(L_k) 表示完全均匀。",
     },
     # ---- page: positional encoding
-    "pe.title": {"en": "Sinusoidal positional encoding", "zh": "正弦位置编码"},
+    "pe.title": {"en": "Positional encoding: sines and cosines", "zh": "位置编码：正弦与余弦"},
     "pe.intro": {
         "en": "Each pair of columns (2j, 2j+1) is a sine and a cosine of the position with wavelength 2π·b^(2j/d): "
         "the first columns oscillate fast, the last ones very slowly (note 003). These controls only affect this "
@@ -477,11 +453,11 @@ STRINGS.update({
     "sb.present_help": {
         "en": "For the projector: large fonts and figures, sidebar folded away, and the step-by-step page reveals one "
         "step at a time.",
-        "zh": "用于投影：大字体和大图，收起侧边栏，逐步计算页面每次只展示一个步骤。",
+        "zh": "用于投影仪：大字体和大图，收起侧边栏，逐步计算页面每次只展示一个步骤。",
     },
     "chart.failed": {
         "en": "This chart could not be drawn: the browser did not load plotly.js from the app's static folder.",
-        "zh": "无法绘制此图:浏览器未能从应用的 static 目录加载 plotly.js。",
+        "zh": "无法绘制此图：浏览器未能从应用的 static 目录加载 plotly.js。",
     },
     "io.title": {"en": "Share & export", "zh": "分享与导出"},
     "io.link_help": {

@@ -7,7 +7,7 @@ Strings formatted with arguments use str.format: they take LaTeX with braces as 
 STRINGS: dict[str, dict[str, str]] = {
     # ---- page: worked example (note 001)
     "worked.page_title": {"en": "Worked example", "zh": "算例演算"},
-    "worked.title": {"en": "Note 001's worked example, number by number", "zh": "笔记 001 的算例：逐个数字算一遍"},
+    "worked.title": {"en": "Worked example: note 001, number by number", "zh": "算例演算：笔记 001，逐个数字算一遍"},
     "worked.intro": {
         "en": "Every multiplication of one multi-head attention layer with real numbers, in the order you would do "
         "it by hand. All numbers are computed by the app's attention core; where the note printed something else, "

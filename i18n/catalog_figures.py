@@ -7,7 +7,7 @@ STRINGS: dict[str, dict[str, str]] = {
     # generic
     "fig.row": {"en": "row", "zh": "行"},
     "fig.column": {"en": "column", "zh": "列"},
-    "fig.value": {"en": "value", "zh": "值"},
+    "fig.value": {"en": "value", "zh": "数值"},
     "fig.masked": {"en": "masked (−∞)", "zh": "已掩蔽（−∞）"},
     "fig.masked_note": {"en": "grey cells: masked (−∞)", "zh": "灰色格子：已掩蔽（−∞）"},
     # heads

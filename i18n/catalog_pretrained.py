@@ -1,7 +1,7 @@
 """Strings of the pretrained-model page (all-MiniLM-L6-v2 through our own attention core)."""
 
 STRINGS: dict[str, dict[str, str]] = {
-    "minilm.title": {"en": "Real attention: all-MiniLM-L6-v2", "zh": "真实的注意力：all-MiniLM-L6-v2"},
+    "minilm.title": {"en": "A real model's heads: all-MiniLM-L6-v2", "zh": "真实模型的注意力头：all-MiniLM-L6-v2"},
     "minilm.intro": {
         "en": ("Random weights give bland, almost uniform attention. A trained model's heads specialise (note 004). "
                "This is all-MiniLM-L6-v2, a small BERT-style encoder: {layers} layers × {heads} heads, "

@@ -11,7 +11,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "quiz.intro": {
         "en": "Questions from the lecture notes and the current setting. Answer (pick an option or type a number or "
         "a shape), then press **Reveal**. Every answer has its own explanation.",
-        "zh": "题目来自讲义和当前设置。先作答（选择一个选项，或输入一个数或形状），再点 **揭晓**。每个答案都有各自的解释。",
+        "zh": "题目来自笔记和当前设置。先作答（选择一个选项，或输入一个数或形状），再点 **揭晓**。每个答案都有各自的解释。",
     },
     "quiz.setting": {
         "en": "Current setting: L = {L} query tokens, L_k = {Lk} key tokens, d_model = {d}, h = {h}, mask: {mask}.",
@@ -127,11 +127,11 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "Each head's W_i^Q is d_model × d_k; h of them make h · {d} · {dk} = {per} = d_model². The same for "
         "W^K and W^V, and W^O is d_model × d_model: 4 · d_model² = {total}, whatever h is (note 004).",
         "zh": "每个头的 W_i^Q 是 d_model × d_k；h 个合起来是 h · {d} · {dk} = {per} = d_model²。W^K、W^V 同理，W^O 是 "
-        "d_model × d_model：共 4 · d_model² = {total}，与 h 无关（讲义 004）。",
+        "d_model × d_model：共 4 · d_model² = {total}，与 h 无关（笔记 004）。",
     },
     "quiz.params.trap_3d2": {
         "en": "3 · d_model² is the table of note 001: it counts W^Q, W^K, W^V and forgets W^O.",
-        "zh": "3 · d_model² 是讲义 001 表中的数：它只算了 W^Q、W^K、W^V，漏掉了 W^O。",
+        "zh": "3 · d_model² 是笔记 001 表中的数：它只算了 W^Q、W^K、W^V，漏掉了 W^O。",
     },
     "quiz.params.trap_per_head": {
         "en": "That gives every one of the {h} heads full d_model × d_model matrices. Each head's matrices are only "
@@ -160,7 +160,7 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "quiz.heads_params.explain_d": {
         "en": "With d_model fixed the count is 4 · d_model² = {p2}: more heads are narrower heads (note 004).",
-        "zh": "d_model 不变时参数量为 4 · d_model² = {p2}：头越多，每个头越窄（讲义 004）。",
+        "zh": "d_model 不变时参数量为 4 · d_model² = {p2}：头越多，每个头越窄（笔记 004）。",
     },
     "quiz.heads_params.explain_dk": {
         "en": "d_model = h · d_k goes from {h1} · {dk} to {h2} · {dk}, and the count is 4 · d_model²: {p1} → {p2}.",
@@ -280,7 +280,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "quiz.mask_causal.explain": {
         "en": "A causal mask hides every key after the query's own position: {query} sees {n_visible} of {len_k} "
         "keys ({keys}), itself included.",
-        "zh": "因果掩蔽遮住查询自身位置之后的所有键：{query} 能看到 {len_k} 个键中的 {n_visible} 个（{keys}），包括它自己。",
+        "zh": "因果掩蔽掩蔽查询自身位置之后的所有键：{query} 能看到 {len_k} 个键中的 {n_visible} 个（{keys}），包括它自己。",
     },
     "quiz.mask_causal.why_right": {
         "en": "Right: every key up to and including {query}.",
@@ -292,7 +292,7 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "quiz.mask_causal.why_after": {
         "en": "This is the future, the part the causal mask hides.",
-        "zh": "这是“未来”，正是因果掩蔽遮住的部分。",
+        "zh": "这是“未来”，正是因果掩蔽掩蔽的部分。",
     },
     "quiz.mask_causal.why_all": {
         "en": "That is attention without a mask.",
@@ -300,7 +300,7 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "quiz.mask_causal.why_future": {
         "en": "These are exactly the keys that are hidden.",
-        "zh": "这些恰恰是被遮住的键。",
+        "zh": "这些恰恰是被掩蔽的键。",
     },
     "quiz.mask_causal.why_self": {
         "en": "Not only itself: every earlier key is visible too.",
@@ -313,7 +313,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "quiz.mask_padding.explain": {
         "en": "A padding mask hides the padded keys from every query: {query} sees {n_visible} of {len_k} keys "
         "({keys}).",
-        "zh": "填充掩蔽对所有查询都遮住被填充的键：{query} 能看到 {len_k} 个键中的 {n_visible} 个（{keys}）。",
+        "zh": "填充掩蔽对所有查询都掩蔽被填充的键：{query} 能看到 {len_k} 个键中的 {n_visible} 个（{keys}）。",
     },
     "quiz.mask_padding.why_right": {
         "en": "Right: every key that is not padding.",
@@ -325,11 +325,11 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "quiz.mask_padding.why_padded": {
         "en": "These are the padded keys, the ones hidden.",
-        "zh": "这些是被填充的键，也就是被遮住的键。",
+        "zh": "这些是被填充的键，也就是被掩蔽的键。",
     },
     "quiz.mask_padding.why_causal": {
         "en": "That is a causal mask; a padding mask hides the same keys from every query, earlier or later.",
-        "zh": "这是因果掩蔽；填充掩蔽对每个查询遮住的都是同样的键，不分前后。",
+        "zh": "这是因果掩蔽；填充掩蔽对每个查询掩蔽的都是同样的键，不分前后。",
     },
     "quiz.mask_padding.why_self": {
         "en": "A query sees every key that is not padding, not only itself.",
@@ -343,7 +343,7 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "quiz.cross_shape.explain": {
         "en": "A = softmax(Q Kᵀ / √d_k): one row per query, one column per key: {Lq} × {Lk} (note 003).",
-        "zh": "A = softmax(Q Kᵀ / √d_k)：每个查询一行、每个键一列：{Lq} × {Lk}（讲义 003）。",
+        "zh": "A = softmax(Q Kᵀ / √d_k)：每个查询一行、每个键一列：{Lq} × {Lk}（笔记 003）。",
     },
     "quiz.cross_shape.trap_transposed": {
         "en": "Rows are queries, columns keys: this is the transpose.",
@@ -380,7 +380,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "{step}: L · L_k · d_k per head, times h: L · L_k · d_model = {L} · {Lk} · {d} = {total}, the same as "
         "one head of width d_model (note 001).",
         "zh": "{step}：每个头 L · L_k · d_k，乘以 h：L · L_k · d_model = {L} · {Lk} · {d} = {total}，与宽度为 d_model "
-        "的单头相同（讲义 001）。",
+        "的单头相同（笔记 001）。",
     },
     "quiz.qk_mults.trap_dh": {
         "en": "That multiplies by d_model and by h: each head works in d_k = d_model / h dimensions only.",
@@ -460,7 +460,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "A dot product of d_k terms has variance d_k: from {a} to {b} the scores spread √({b}/{a}) times wider, "
         "softmax saturates on one key, the entropy falls towards 0 and the gradients vanish (note 002).",
         "zh": "d_k 项的点积方差为 d_k：从 {a} 到 {b}，分数的分布宽了 √({b}/{a}) 倍，softmax 饱和到一个键上，熵降向 0，"
-        "梯度消失（讲义 002）。",
+        "梯度消失（笔记 002）。",
     },
     "quiz.entropy_scaling.explain_on": {
         "en": "Dividing by √d_k keeps the variance of the scores at 1 for any d_k, so the weights look alike at {a} "
@@ -619,7 +619,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "The angle grows by 1 / {base}^(2·{j}/{d}) = 1 / {freq} per position; a full turn is 2π, so the "
         "wavelength is 2π · {freq} = {answer} positions (note 003).",
         "zh": "角度每个位置增加 1 / {base}^(2·{j}/{d}) = 1 / {freq}；转一整圈是 2π，所以波长为 2π · {freq} = {answer} "
-        "个位置（讲义 003）。",
+        "个位置（笔记 003）。",
     },
     "quiz.pe_wavelength.trap_no_2pi": {
         "en": "That is {base}^(2j/d) alone: one full period of sin is 2π, multiply by it.",
@@ -637,68 +637,68 @@ STRINGS: dict[str, dict[str, str]] = {
     "quiz.note001_entry.prompt": {
         "en": "Note 001's worked example: row {r} of X is {row} and column {c} of W_{head}^Q is {col}. The note "
         "writes Q_{head}[{r},{c}] = {note}. Compute the entry yourself and type it.",
-        "zh": "讲义 001 的算例：X 的第 {r} 行是 {row}，W_{head}^Q 的第 {c} 列是 {col}。讲义写 Q_{head}[{r},{c}] = {note}。"
+        "zh": "笔记 001 的算例：X 的第 {r} 行是 {row}，W_{head}^Q 的第 {c} 列是 {col}。笔记写 Q_{head}[{r},{c}] = {note}。"
         "请自己计算这个元素并输入。",
     },
     "quiz.note001_entry.explain": {
         "en": "Q_{head}[{r},{c}] = {products} = {answer}. The note's {note} is wrong (so are the other entries of "
         "its Q_1 and Q_2; the Worked example page shows them corrected).",
-        "zh": "Q_{head}[{r},{c}] = {products} = {answer}。讲义的 {note} 是错的（它的 Q_1、Q_2 的其他元素也错了；“算例”页给出了"
+        "zh": "Q_{head}[{r},{c}] = {products} = {answer}。笔记的 {note} 是错的（它的 Q_1、Q_2 的其他元素也错了；“算例”页给出了"
         "更正后的数值）。",
     },
     "quiz.note001_entry.trap_note": {
         "en": "{note} is the note's number, and it is wrong: multiply the row by the column yourself.",
-        "zh": "{note} 是讲义中的数，而它是错的：请自己把这一行和这一列相乘。",
+        "zh": "{note} 是笔记中的数，而它是错的：请自己把这一行和这一列相乘。",
     },
     # ---- spot the note's error (choice)
     "quiz.note_error.prompt": {
         "en": "Three of these statements from the lecture notes are true. Which one is wrong?",
-        "zh": "下面几条出自讲义的说法中有三条是对的。哪一条是错的？",
+        "zh": "下面几条出自笔记的说法中有三条是对的。哪一条是错的？",
     },
     "quiz.note_error.explain": {
         "en": "The notes are right about the shapes and the cost, but their worked numbers and some claims do not "
         "hold up: check every statement against the computed numbers.",
-        "zh": "讲义关于形状和计算量的说法是对的，但算例的数值和一些论断经不起检验：每一条都要用计算出的数值来核对。",
+        "zh": "笔记关于形状和计算量的说法是对的，但算例的数值和一些论断经不起检验：每一条都要用计算出的数值来核对。",
     },
     "quiz.note_error.claim_q1": {
         "en": "Note 001: Q_1 = X W_1^Q = [[0.85, −0.05], [−0.29, 0.74]]",
-        "zh": "讲义 001：Q_1 = X W_1^Q = [[0.85, −0.05], [−0.29, 0.74]]",
+        "zh": "笔记 001：Q_1 = X W_1^Q = [[0.85, −0.05], [−0.29, 0.74]]",
     },
     "quiz.note_error.claim_params3": {
         "en": "Note 001: multi-head attention has 3 d_model² parameters, the same as single-head",
-        "zh": "讲义 001：多头注意力有 3 d_model² 个参数，与单头相同",
+        "zh": "笔记 001：多头注意力有 3 d_model² 个参数，与单头相同",
     },
     "quiz.note_error.claim_orthogonal": {
         "en": "Note 001: the h heads are h orthogonal subspaces",
-        "zh": "讲义 001：h 个头是 h 个正交子空间",
+        "zh": "笔记 001：h 个头是 h 个正交子空间",
     },
     "quiz.note_error.claim_blockdiag": {
         "en": "Note 004: Q^all = X · BlockDiag(W_1^Q, …, W_h^Q): each input dimension feeds only one head",
-        "zh": "讲义 004：Q^all = X · BlockDiag(W_1^Q, …, W_h^Q)：每个输入维度只贡献给一个头",
+        "zh": "笔记 004：Q^all = X · BlockDiag(W_1^Q, …, W_h^Q)：每个输入维度只贡献给一个头",
     },
     "quiz.note_error.claim_dk": {
         "en": "Notes 001/002: d_k = d_v = d_model / h (64 for d_model = 512, h = 8)",
-        "zh": "讲义 001/002：d_k = d_v = d_model / h（d_model = 512、h = 8 时为 64）",
+        "zh": "笔记 001/002：d_k = d_v = d_model / h（d_model = 512、h = 8 时为 64）",
     },
     "quiz.note_error.claim_cost": {
         "en": "Note 001: over all heads, Q Kᵀ costs O(n² d_model), the same as one head of width d_model",
-        "zh": "讲义 001：所有头合起来，Q Kᵀ 的计算量为 O(n² d_model)，与宽度为 d_model 的单头相同",
+        "zh": "笔记 001：所有头合起来，Q Kᵀ 的计算量为 O(n² d_model)，与宽度为 d_model 的单头相同",
     },
     "quiz.note_error.claim_wo": {
         "en": "Notes 002/004: W^O ∈ ℝ^(h·d_v × d_model)",
-        "zh": "讲义 002/004：W^O ∈ ℝ^(h·d_v × d_model)",
+        "zh": "笔记 002/004：W^O ∈ ℝ^(h·d_v × d_model)",
     },
     "quiz.note_error.claim_scores": {
         "en": "Note 002: the scores of a batch have shape B × h × T × T (32 × 8 × 20 × 20)",
-        "zh": "讲义 002：一个批次的分数形状为 B × h × T × T（32 × 8 × 20 × 20）",
+        "zh": "笔记 002：一个批次的分数形状为 B × h × T × T（32 × 8 × 20 × 20）",
     },
     "quiz.note_error.claim_free": {
         "en": "Note 004: the parameter count 4 d_model² does not depend on h",
-        "zh": "讲义 004：参数量 4 d_model² 与 h 无关",
+        "zh": "笔记 004：参数量 4 d_model² 与 h 无关",
     },
     "quiz.note_error.claim_scale": {
         "en": "Note 002: dividing by √d_k keeps the dot products from growing with d_k",
-        "zh": "讲义 002：除以 √d_k 可防止点积随 d_k 增大",
+        "zh": "笔记 002：除以 √d_k 可防止点积随 d_k 增大",
     },
     "quiz.note_error.why_q1": {
         "en": "Wrong: row 1 of X times column 1 of W_1^Q is 1·0.1 + 0.5·(−0.2) + (−1)·1.0 + 2·0.5 = 0.00; the true "
@@ -708,12 +708,12 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "quiz.note_error.why_params3": {
         "en": "Wrong: 3 d_model² forgets W^O. With it, both have 4 d_model² (note 004), independent of h.",
-        "zh": "错：3 d_model² 漏掉了 W^O。算上它两者都是 4 d_model²（讲义 004），与 h 无关。",
+        "zh": "错：3 d_model² 漏掉了 W^O。算上它两者都是 4 d_model²（笔记 004），与 h 无关。",
     },
     "quiz.note_error.why_orthogonal": {
         "en": "Wrong: nothing makes the heads' subspaces orthogonal; they may overlap (note 004 says so), and the "
         "similarity ρ_ij of head outputs measures how much.",
-        "zh": "错：没有任何机制使各头的子空间正交；它们可能相交（讲义 004 也这么说），头输出的相似度 ρ_ij 衡量了重叠程度。",
+        "zh": "错：没有任何机制使各头的子空间正交；它们可能相交（笔记 004 也这么说），头输出的相似度 ρ_ij 衡量了重叠程度。",
     },
     "quiz.note_error.why_blockdiag": {
         "en": "Wrong: Q^all = X [W_1^Q | … | W_h^Q], the matrices side by side, a full d_model × d_model matrix; every "
@@ -756,12 +756,12 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "W^Q = [W_1^Q | … | W_h^Q]: {h} blocks of {d} × {dk} side by side, {d} × {d}. Every entry is used; "
         "every input dimension feeds every head (not a block diagonal, as note 004 writes).",
         "zh": "W^Q = [W_1^Q | … | W_h^Q]：{h} 块 {d} × {dk} 左右并排，共 {d} × {d}。每个元素都被用到；每个输入维度都贡献给每个头"
-        "（不是讲义 004 所写的分块对角矩阵）。",
+        "（不是笔记 004 所写的分块对角矩阵）。",
     },
     "quiz.stacked_wq.trap_blockdiag": {
         "en": "That is note 004's BlockDiag(W_1^Q, …, W_h^Q): it would need X to be h · d_model = {h} · {d} wide. "
         "The blocks sit side by side instead.",
-        "zh": "这是讲义 004 的 BlockDiag(W_1^Q, …, W_h^Q)：它要求 X 宽为 h · d_model = {h} · {d}。实际上各块是左右并排的。",
+        "zh": "这是笔记 004 的 BlockDiag(W_1^Q, …, W_h^Q)：它要求 X 宽为 h · d_model = {h} · {d}。实际上各块是左右并排的。",
     },
     "quiz.stacked_wq.trap_one": {
         "en": "That is one head's W_i^Q; W^Q holds all heads.",
@@ -775,28 +775,28 @@ STRINGS: dict[str, dict[str, str]] = {
     "quiz.note002_shape.prompt_q": {
         "en": "Note 002's flow: B = {B} sequences, T = {T} tokens, d_model = {d}, h = {h}. Type the shape of "
         "Q = X W^Q (one fused W^Q, before splitting into heads).",
-        "zh": "讲义 002 的流程：B = {B} 个序列，T = {T} 个词元，d_model = {d}，h = {h}。请输入 Q = X W^Q 的形状（一个融合的 W^Q，"
+        "zh": "笔记 002 的流程：B = {B} 个序列，T = {T} 个词元，d_model = {d}，h = {h}。请输入 Q = X W^Q 的形状（一个融合的 W^Q，"
         "拆分成头之前）。",
     },
     "quiz.note002_shape.prompt_q_split": {
         "en": "Note 002's flow: B = {B}, T = {T}, d_model = {d}, h = {h}. Type the shape of Q after the reshape and "
         "transpose into heads.",
-        "zh": "讲义 002 的流程：B = {B}，T = {T}，d_model = {d}，h = {h}。请输入 Q 经 reshape 和转置拆分成头之后的形状。",
+        "zh": "笔记 002 的流程：B = {B}，T = {T}，d_model = {d}，h = {h}。请输入 Q 经重塑（reshape）和转置拆分成头之后的形状。",
     },
     "quiz.note002_shape.prompt_scores": {
         "en": "Note 002's flow: B = {B}, T = {T}, d_model = {d}, h = {h}. Type the shape of the scores Q Kᵀ / √d_k "
         "of all heads.",
-        "zh": "讲义 002 的流程：B = {B}，T = {T}，d_model = {d}，h = {h}。请输入所有头的分数 Q Kᵀ / √d_k 的形状。",
+        "zh": "笔记 002 的流程：B = {B}，T = {T}，d_model = {d}，h = {h}。请输入所有头的分数 Q Kᵀ / √d_k 的形状。",
     },
     "quiz.note002_shape.prompt_head_out": {
         "en": "Note 002's flow: B = {B}, T = {T}, d_model = {d}, h = {h}. Type the shape of the heads' outputs "
         "(weights · V), before the concatenation.",
-        "zh": "讲义 002 的流程：B = {B}，T = {T}，d_model = {d}，h = {h}。请输入各头输出（权重 · V）在拼接之前的形状。",
+        "zh": "笔记 002 的流程：B = {B}，T = {T}，d_model = {d}，h = {h}。请输入各头输出（权重 · V）在拼接之前的形状。",
     },
     "quiz.note002_shape.prompt_concat": {
         "en": "Note 002's flow: B = {B}, T = {T}, d_model = {d}, h = {h}. Type the shape of the concatenation of "
         "the heads.",
-        "zh": "讲义 002 的流程：B = {B}，T = {T}，d_model = {d}，h = {h}。请输入各头拼接后的形状。",
+        "zh": "笔记 002 的流程：B = {B}，T = {T}，d_model = {d}，h = {h}。请输入各头拼接后的形状。",
     },
     "quiz.note002_shape.why_q": {
         "en": "A d_model × d_model W^Q keeps the width: B × T × d_model = {shape}.",
@@ -820,7 +820,7 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "quiz.note002_shape.trap_no_transpose": {
         "en": "That is the reshape before the transpose: the heads come second, [B, h, T, d_k].",
-        "zh": "这是转置之前 reshape 的结果：头这一维应排在第二位，[B, h, T, d_k]。",
+        "zh": "这是转置之前重塑（reshape）的结果：头这一维应排在第二位，[B, h, T, d_k]。",
     },
     "quiz.note002_shape.trap_scores": {
         "en": "That is the shape of the scores (and of the weights).",

@@ -89,7 +89,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "lab.sec.curves": {"en": "Learning curves", "zh": "学习曲线"},
     "lab.pattern_text": {
         "en": "**Pattern score** of a head: the share of its attention that lands on the key the task needs, averaged over {n} held-out examples. Evenly spread attention scores the dashed line; 1 means the head looks exactly where it must.",
-        "zh": "一个头的**模式得分**：它的注意力落在任务所需那个键上的比例，在 {n} 个留出样本上取平均。均匀分布的注意力得分为虚线所示；1 表示这个头恰好看向必须看的位置。",
+        "zh": "一个头的**模式得分**：它的注意力落在任务所需那个键上的比例，在 {n} 个留出样本上取平均。注意力均匀分布时，模式得分为虚线所示；1 表示这个头恰好看向必须看的位置。",
     },
     "lab.sec.over_time": {"en": "The heads during training", "zh": "训练过程中的各个头"},
     "lab.scrub": {"en": "Training step", "zh": "训练步"},
@@ -99,7 +99,7 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "lab.over_time_caption": {
         "en": "Rows are queries, columns are keys, both labelled position:token. The first tile is what the task needs; grey cells are hidden by the mask. At step 0 every head spreads its attention almost evenly.",
-        "zh": "行是查询，列是键，都标为 位置:词元。第一块是任务所需的模式；灰色格子被掩码遮住。第 0 步时，每个头的注意力几乎均匀分布。",
+        "zh": "行是查询，列是键，都标为“位置:词元”。第一块是任务所需的模式；灰色格子已被掩蔽。第 0 步时，每个头的注意力几乎均匀分布。",
     },
     "lab.sec.final": {"en": "The trained model on a fresh example", "zh": "训练好的模型在新样本上"},
     "lab.new_example": {"en": "Another example", "zh": "换一个样本"},
@@ -111,9 +111,15 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "模型从未训练过的样本：{total} 个目标中预测对了 {right} 个。“·” 表示该位置没有目标。",
     },
     "lab.sec.similarity": {"en": "Head similarity before and after training", "zh": "训练前后各个头的相似度"},
-    "lab.similarity_text": {
-        "en": "ρ_ij compares what heads i and j output on the probe example (note 004). Training changes it, but it is not a measure of where the heads look: two heads can attend to the same positions (compare the heatmaps above) and still output different vectors, because each head has its own W_i^V.",
-        "zh": "ρ_ij 比较头 i 和头 j 在探针样本上的输出（笔记 004）。训练会改变它，但它衡量的不是头看向哪里：两个头可以关注相同的位置（对照上面的热力图），输出的向量却仍然不同，因为每个头都有自己的 W_i^V。",
+    "lab.contrib_text": {
+        "en": "The cosine of what heads i and j add to the output (head_i W^O_i) on the probe example, before and "
+              "after training. It is not a measure of where the heads look: two heads can attend to the same "
+              "positions (compare the heatmaps above) and still add different vectors, because each head has its "
+              "own W_i^V and W^O_i. (Note 004's ρ_ij of the raw head outputs depends on arbitrary coordinates: see "
+              "the Heads page.)",
+        "zh": "头 i 与头 j 在探针样本上加到输出的部分（head_i W^O_i）之间的余弦，训练前后各一张。它衡量的不是头看向哪里："
+              "两个头可以关注相同的位置（对照上面的热力图），加上的向量却仍然不同，因为每个头都有自己的 W_i^V 和 W^O_i。"
+              "（笔记 004 对原始头输出计算的 ρ_ij 依赖于任意的坐标，见“各个头”页面。）",
     },
     "lab.layer_n": {"en": "Layer {n}", "zh": "第 {n} 层"},
     # ---- figures

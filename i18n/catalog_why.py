@@ -2,7 +2,7 @@
 self vs cross, scoring functions)."""
 
 STRINGS: dict[str, dict[str, str]] = {
-    "why.title": {"en": "Why it works: scaling, cost, parameters", "zh": "原理：缩放、计算开销与参数量"},
+    "why.title": {"en": "Why: scaling, cost, parameters", "zh": "原理：缩放、计算开销与参数量"},
     "why.intro": {
         "en": "Three arguments of the notes, computed live for the current setting instead of asserted.",
         "zh": "笔记中的三个论点，不是直接断言，而是按当前设置现场计算。",
@@ -84,9 +84,9 @@ STRINGS: dict[str, dict[str, str]] = {
     "why.params.pick_h": {"en": "Split W^Q into h heads", "zh": "把 W^Q 分成 h 个头"},
     "why.params.blocks": {
         "en": ("The same fused W^Q ({d} × {d}) read as h = {h} heads: columns i·d_k … (i+1)·d_k − 1 are W_i^Q "
-               "(d_k = {dk}). Stacked view above, per-head view below: the same numbers."),
+               "(d_k = {dk}). Fused view above, per-head view below: the same numbers."),
         "zh": ("同一个融合的 W^Q（{d} × {d}）按 h = {h} 个头来读：第 i·d_k … (i+1)·d_k − 1 列就是 W_i^Q"
-               "（d_k = {dk}）。上面是拼接视图，下面是分头视图：数字完全相同。"),
+               "（d_k = {dk}）。上面是融合视图，下面是分头视图：数字完全相同。"),
     },
     "why.params.input_dim": {"en": "input dimension", "zh": "输入维度"},
     "why.params.models_title": {"en": "h and d_k in real models", "zh": "真实模型中的 h 与 d_k"},
@@ -105,7 +105,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "d_model = {d} is too large to draw W^Q cell by cell; choose d_model ≤ 256 to see it.",
         "zh": "d_model = {d} 太大，无法逐格绘制 W^Q；请选择 d_model ≤ 256。",
     },
-    "sub.title": {"en": "Why it works: subspaces, W^O, residual, scoring", "zh": "原理：子空间、W^O、残差与打分函数"},
+    "sub.title": {"en": "Why: subspaces, W^O, scoring", "zh": "原理：子空间、W^O 与评分函数"},
     "sub.intro": {
         "en": "How the heads differ, how W^O puts them back together, and what comes around attention in a layer.",
         "zh": "各个头有何不同，W^O 如何把它们重新组合，以及一层中注意力前后还有什么。",
@@ -113,16 +113,12 @@ STRINGS: dict[str, dict[str, str]] = {
     "sub.heads.title": {"en": "Heads see different subspaces", "zh": "各个头看到不同的子空间"},
     "sub.heads.text": {
         "en": ("Each of the h = {h} heads projects the {d}-dimensional tokens into its own d_k = {dk}-dimensional "
-               "subspace. ρ_ij (note 004) is the cosine similarity of two heads' outputs: near 1, they say the same "
-               "thing; near 0, different things. Nothing forces the subspaces to be orthogonal (note 001 says they "
-               "are): with random weights they are merely different, training makes them specialise."),
-        "zh": ("h = {h} 个头各自把 {d} 维的词元投影到自己的 d_k = {dk} 维子空间。ρ_ij（笔记 004）是两个头输出的余弦"
-               "相似度：接近 1 表示两者说的是同一件事，接近 0 表示不同。没有任何约束使这些子空间正交（笔记 001 说"
-               "它们正交）：随机权重下它们只是不同，训练会让它们各有分工。"),
-    },
-    "sub.heads.rho_range": {
-        "en": "Between different heads: ρ from {lo} to {hi}, mean |ρ| = {mean}.",
-        "zh": "不同头之间：ρ 从 {lo} 到 {hi}，平均 |ρ| = {mean}。",
+               "subspace, and every head reads every input dimension. Nothing makes these subspaces orthogonal "
+               "(note 001 says they are): they are not necessarily orthogonal, and with these weights two heads' "
+               "query subspaces share a direction up to cos θ = {overlap}."),
+        "zh": ("h = {h} 个头各自把 {d} 维的词元投影到自己的 d_k = {dk} 维子空间，每个头都读取全部输入维度。没有任何约束使这些"
+               "子空间正交（笔记 001 说它们正交）：它们不一定正交，在当前权重下，两个头的查询子空间之间最小主角的余弦可达 "
+               "{overlap}。"),
     },
     "sub.wo.title": {"en": "W^O adds the heads up", "zh": "W^O 把各个头加起来"},
     "sub.wo.text": {
@@ -132,13 +128,13 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": ("把 W^O 按行分成 h 块 W^O_i（每块 d_k = {dk} 行）：拼接结果乘 W^O 等于各个 head_i W^O_i 之和，"
                "每个头把自己的贡献写入全部 {d} 个输出维度。这里实际计算：两边的最大差 = {gap}。"),
     },
-    "sub.ln.title": {"en": "Residual and LayerNorm", "zh": "残差连接与层归一化"},
+    "sub.ln.title": {"en": "Residual and LayerNorm", "zh": "残差连接与层规范化"},
     "sub.ln.text": {
         "en": ("In a Transformer layer the attention output is added to its input and normalised per token "
                "(note 001): each row of Y has mean 0 and standard deviation 1 (before a learned gain and bias, "
                "left out here). The residual lets a layer pass its input through unchanged where attention adds "
                "little."),
-        "zh": ("在 Transformer 层中，注意力输出与输入相加，再按词元归一化（笔记 001）：Y 的每一行均值为 0、"
+        "zh": ("在 Transformer 层中，注意力输出与输入相加，再按词元做层规范化（笔记 001）：Y 的每一行均值为 0、"
                "标准差为 1（此处省略可学习的缩放与偏置）。残差连接让注意力贡献不大时，输入可以原样通过。"),
     },
     "sub.ln.show": {"en": "Show LayerNorm(X + MultiHead(X)) as a last step", "zh": "显示最后一步 LayerNorm(X + MultiHead(X))"},
@@ -170,7 +166,7 @@ STRINGS: dict[str, dict[str, str]] = {
                "({Lk} tokens): A is {Lq} × {Lk}, every page shows it so."),
         "zh": "当前：交叉注意力。Q 来自第一个句子（{Lq} 个词元），K、V 来自第二个句子（{Lk} 个词元）：A 是 {Lq} × {Lk}，各页面都这样显示。",
     },
-    "sub.score.title": {"en": "Two scoring functions on the same input", "zh": "同一输入上的两种打分函数"},
+    "sub.score.title": {"en": "Two scoring functions on the same input", "zh": "同一输入上的两种评分函数"},
     "sub.score.head": {"en": "Head", "zh": "头"},
     "sub.score.text": {
         "en": ("Note 003: the attention pooling f can be scaled dot-product or additive attention. Both get the "

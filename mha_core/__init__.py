@@ -3,9 +3,11 @@
 from .analysis import (
     ParameterCount,
     StepCost,
+    contribution_similarity,
     head_similarity,
     operation_counts,
     parameter_count,
+    score_rank,
     softmax_entropy,
 )
 from .attention import (
@@ -30,6 +32,7 @@ __all__ = [
     "ParameterCount",
     "StepCost",
     "causal_mask",
+    "contribution_similarity",
     "embed_tokens",
     "head_similarity",
     "merge_heads",
@@ -39,6 +42,7 @@ __all__ = [
     "operation_counts",
     "parameter_count",
     "positional_similarity",
+    "score_rank",
     "sinusoidal_positional_encoding",
     "softmax_entropy",
     "split_heads",

@@ -107,3 +107,21 @@ def head_similarity(head_outputs: Tensor) -> Tensor:
     norms = flat.norm(dim=-1, keepdim=True)
     unit = torch.where(norms > 0, flat / norms.clamp_min(1e-300), torch.zeros_like(flat))
     return (unit @ unit.transpose(-2, -1)).to(head_outputs.dtype)
+
+
+def contribution_similarity(head_outputs: Tensor, w_o_heads: Tensor) -> Tensor:
+    """Cosine similarity of the heads' contributions head_i W^O_i, flattened over (L, d_model).
+
+    head_outputs (h, L, d_k) or (B, h, L, d_k), w_o_heads (h, d_k, d_model) -> (h, h) or (B, h, h).
+    Unlike rho_ij (head_similarity), it does not change when a head's value space is rotated
+    (W_i^V -> W_i^V R, W^O_i -> R^T W^O_i, R orthogonal), because head_i W^O_i itself does not change:
+    it compares what the heads add to the layer's output, in the one d_model space they share.
+    """
+    contrib = head_outputs.to(torch.float64) @ w_o_heads.to(torch.float64)  # (..., h, L, d_model)
+    return head_similarity(contrib).to(head_outputs.dtype)
+
+
+def score_rank(scores: Tensor, rtol: float = 1e-6) -> Tensor:
+    """Numerical rank of each head's score matrix: (..., h, Lq, Lk) -> (..., h). At most d_k (note 004's
+    h vs d_k trade-off): S_i = Q_i K_i^T with Q_i (Lq, d_k), K_i (Lk, d_k)."""
+    return torch.linalg.matrix_rank(scores.to(torch.float64), rtol=rtol)

@@ -3,10 +3,12 @@
 import pandas as pd
 import streamlit as st
 
-from figures import RHO_LATEX, attention_lines, head_similarity_figure, query_bars, tiled_heads
+from figures import attention_lines, query_bars, tiled_heads
 from ui.charts import memo_figure, show, show_table
 from ui.context import get_context
+from ui.errata_links import errata_links
 from ui.frame import outside_frame
+from ui.head_similarity import head_similarity_section
 from ui.weight_source import flat_note
 
 if outside_frame():
@@ -76,12 +78,8 @@ def one_query() -> None:
 all_heads()
 one_query()
 
-st.header(tr("heads.similarity"))
-st.latex(RHO_LATEX)
-st.markdown(tr("heads.similarity_text"))
-sim = memo_figure(("heads_sim", settings, lang, style),
-                  lambda: head_similarity_figure(scene.head_sim, lang=lang, style=style))
-show(sim, key="heads_sim")
+head_similarity_section(ctx, "heads")
+errata_links(ctx, "heads")
 
 st.subheader(tr("heads.entropy"))
 st.caption(tr("heads.entropy_text"))

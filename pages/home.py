@@ -2,6 +2,7 @@
 
 import streamlit as st
 
+from explorer.errata import ERRATA
 from figures.flow import pipeline_dot
 from ui.context import get_context
 from ui.frame import outside_frame, page_icon
@@ -34,5 +35,5 @@ with c2:
     st.page_link("pages/positional.py", label=tr("page.positional"), icon=page_icon("positional"))
     st.caption(tr("home.where_positional"))
 
-with st.expander(tr("home.errata")):
-    st.markdown(tr("home.errata_text"))
+st.page_link("pages/errata.py", label=tr("page.errata"), icon=page_icon("errata"))
+st.caption(tr("home.errata_text", n=len(ERRATA)))

@@ -128,14 +128,14 @@ show(heads_figure(ex.weights, ex.tokens, title=tr("lab.fig.heads_final"), expect
      key="lab_heads_final")  # fmt: skip
 
 st.header(tr("lab.sec.similarity"))
-st.markdown(tr("lab.similarity_text"))
-after = trainer.head_similarity()
+st.markdown(tr("lab.contrib_text"))
+before, after = trainer.contribution_before, trainer.contribution_similarity()
 for layer in range(cfg.n_layers):
     if cfg.n_layers > 1:
         st.subheader(tr("lab.layer_n", n=layer + 1))
     left, right = st.columns(2)
     with left:
-        show(head_similarity_figure(trainer.similarity_before[layer], tr("lab.fig.before"), lang=lang, style=style),
+        show(head_similarity_figure(before[layer], tr("lab.fig.before"), value_name="cos", lang=lang, style=style),
              key=f"lab_sim_before_{layer}")  # fmt: skip
     with right:
         show(head_similarity_figure(after[layer], tr("lab.fig.after"), lang=lang, style=style),

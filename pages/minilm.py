@@ -4,12 +4,14 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from figures import attention_lines, matrix_heatmap, tiled_heads
+from figures import attention_lines, head_similarity_figure, matrix_heatmap, tiled_heads
+from mha_core import contribution_similarity
 from pretrained.encoder import DEFAULT_MAX_TOKENS, encode_text
 from pretrained.loading import INSTALL_COMMAND, ModelUnavailable, load_model
 from pretrained.patterns import PATTERNS, best_heads, pattern_scores
 from ui.charts import memo_figure, show
 from ui.context import get_context
+from ui.errata_links import errata_links
 from ui.frame import outside_frame
 
 if outside_frame():
@@ -27,6 +29,7 @@ except ModelUnavailable as exc:
 
 st.title(tr("minilm.title"))
 st.markdown(tr("minilm.intro", layers=cfg.n_layers, heads=cfg.n_heads, d=cfg.d_model, dk=cfg.d_k))
+errata_links(ctx, "minilm")
 
 text = st.text_area(tr("minilm.sentence"), tr("minilm.default_text"), key=f"minilm_text_{lang}", height=80,
                     max_chars=2000, help=tr("minilm.sentence_help", n=DEFAULT_MAX_TOKENS))  # fmt: skip
@@ -83,13 +86,21 @@ head = c2.selectbox(tr("minilm.pick_head"), range(n_heads), index=default_head, 
 name = tr("minilm.tile", layer=layer + 1, head=head + 1)
 st.caption(" · ".join(f"{tr(f'minilm.pattern.{p}')}: {scores[p][layer, head]:.2f}" for p in present))
 
+st.subheader(tr("minilm.contrib"))
+att = enc.layers[layer].attention  # our AttentionTrace of this layer (unbatched: q (h, L, d_k))
+sim = contribution_similarity(att.head_outputs, att.w_o_heads.detach()).numpy()
+off = sim[~np.eye(n_heads, dtype=bool)]
+st.markdown(tr("minilm.contrib_text", layer=layer + 1, mean=f"{np.abs(off).mean():.2f}", hi=f"{off.max():.2f}"))
+show(memo_figure(("minilm_contrib", *key, layer), lambda: head_similarity_figure(
+    sim, tr("hs.fig"), value_name="cos", lang=lang, style=style,
+)), key="minilm_contrib")  # fmt: skip
+
 st.subheader(tr("minilm.lines"))
 show(memo_figure(("minilm_lines", *key, layer, head), lambda: attention_lines(
     weights[layer], labels, labels, heads=[head], lang=lang, style=style,
 )), key="minilm_lines")  # fmt: skip
 
 st.subheader(tr("minilm.steps"))
-att = enc.layers[layer].attention  # our AttentionTrace of this layer (unbatched: q (h, L, d_k))
 st.markdown(tr("minilm.steps_text", d=cfg.d_model, dk=cfg.d_k))
 st.latex(r"Q_i = X W_i^Q + b_i^Q,\quad S_i = \frac{Q_i K_i^\top}{\sqrt{d_k}},\quad A_i = \mathrm{softmax}(S_i),"
          r"\quad \mathrm{head}_i = A_i V_i")  # fmt: skip

@@ -8,6 +8,7 @@ import dataclasses
 import streamlit as st
 
 from ui.context import get_context
+from ui.errata_links import errata_links
 from ui.frame import outside_frame
 from ui.steps_view import STEP_KEYS, StepsView
 from ui.weight_source import batch_panel, flat_note, prev_head_panel
@@ -19,6 +20,7 @@ tr, scene, settings = ctx.t, ctx.scene, ctx.settings
 
 st.title(tr("steps.title"))
 st.markdown(tr("steps.intro", h=settings.n_heads, d=settings.d_model, dk=settings.d_k, L=scene.len_q, Lk=scene.len_k))
+errata_links(ctx, "steps")
 ctx = dataclasses.replace(ctx, scene=batch_panel(ctx))  # the padding batch: the item whose tensors follow
 flat_note(ctx)
 prev_head_panel(ctx, ctx.scene)

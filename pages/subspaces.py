@@ -4,11 +4,14 @@ self- vs cross-attention, and two scoring functions on the same input."""
 import streamlit as st
 
 from explorer import off_diagonal, output_by_head
-from figures import RHO_LATEX, head_similarity_figure, matrix_heatmap, tiled_heads
+from figures import matrix_heatmap, tiled_heads
+from mha_core.note004 import subspace_overlap
 from mha_core.why import additive_attention, layer_norm_stats, residual_layer_norm
 from ui.charts import memo_figure, show
 from ui.context import get_context
+from ui.errata_links import errata_links
 from ui.frame import outside_frame
+from ui.head_similarity import head_similarity_section
 
 if outside_frame():
     st.stop()
@@ -19,16 +22,14 @@ heads = [tr("common.head_n", n=i + 1) for i in range(h)]
 
 st.title(tr("sub.title"))
 st.markdown(tr("sub.intro"))
+errata_links(ctx, "subspaces")
 
 # ---- heads see different subspaces; W^O adds them up
 st.header(tr("sub.heads.title"))
-st.markdown(tr("sub.heads.text", h=h, dk=settings.d_k, d=settings.d_model))
-st.latex(RHO_LATEX)
-show(memo_figure(("sub_rho", settings, lang, style),
-                 lambda: head_similarity_figure(scene.head_sim, lang=lang, style=style)), key="sub_rho")  # fmt: skip
-rho = off_diagonal(scene.head_sim)
-if rho is not None:
-    st.caption(tr("sub.heads.rho_range", lo=f"{rho.low:.2f}", hi=f"{rho.high:.2f}", mean=f"{rho.mean_abs:.2f}"))
+overlap = off_diagonal(subspace_overlap(scene.w_q_heads))  # cos of the smallest principal angle between heads
+st.markdown(tr("sub.heads.text", h=h, dk=settings.d_k, d=settings.d_model,
+               overlap=f"{overlap.high:.2f}" if overlap else "—"))  # fmt: skip
+head_similarity_section(ctx, "sub")
 st.subheader(tr("sub.wo.title"))
 st.latex(r"\mathrm{Concat}(\mathrm{head}_1,\dots,\mathrm{head}_h)\,W^O = \sum_{i=1}^{h} \mathrm{head}_i\,W^O_i,"
          r"\qquad W^O = \begin{bmatrix} W^O_1 \\ \vdots \\ W^O_h \end{bmatrix}")  # fmt: skip

@@ -11,6 +11,7 @@ from mha_core import operation_counts, parameter_count
 from mha_core.why import cost_curve, scaling_experiment, score_bytes, time_forward
 from ui.charts import memo_figure, show
 from ui.context import get_context
+from ui.errata_links import errata_links
 from ui.frame import outside_frame
 
 if outside_frame():
@@ -22,6 +23,7 @@ LENGTHS = (8, 16, 32, 64, 128, 256, 512)
 
 st.title(tr("why.title"))
 st.markdown(tr("why.intro"))
+errata_links(ctx, "why")
 
 
 @st.cache_data(show_spinner=False, max_entries=4)

@@ -14,6 +14,7 @@ from explorer import Settings, apply_preset, output_by_head, run_scene
 from mha_core.why import softmax_by_hand
 from ui.charts import latex_matrix
 from ui.context import get_context
+from ui.errata_links import errata_links
 from ui.frame import outside_frame
 
 # Q_1 and Q_2 exactly as note 001 prints them (its arithmetic is off; shown next to the computed ones)
@@ -29,6 +30,7 @@ unscaled = run_scene(dataclasses.replace(settings, scale=False))  # its scores a
 
 st.title(tr("worked.title"))
 st.markdown(tr("worked.intro"))
+errata_links(ctx, "worked")
 st.info(tr("worked.setting"), icon=":material/push_pin:")
 more = st.toggle(tr("worked.more_decimals"), key="worked_more_decimals", help=tr("worked.more_decimals_help"))
 digits = 4 if more else 2

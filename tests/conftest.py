@@ -21,8 +21,10 @@ PAGES = {
     "minilm": "pages/minilm.py",
     "why": "pages/why.py",
     "subspaces": "pages/subspaces.py",
+    "note004": "pages/note004.py",
+    "errata": "pages/errata.py",
 }
-CHARTLESS = {"home", "worked", "quiz", "lab"}  # text, LaTeX and widgets (lab: charts come after training)
+CHARTLESS = {"home", "worked", "quiz", "lab", "errata"}  # text, LaTeX and widgets (lab: charts come after training)
 
 
 def charts(at) -> list:

@@ -18,11 +18,12 @@ if not Path(CHROMIUM).exists():  # .ci/run installs it; fail loudly rather than 
 DEEP_LINKS = {
     "inputs": "Inputs",
     "steps": "Step by step",
-    "heads": "Every head",
-    "positional": "Sinusoidal positional encoding",
-    "minilm": "Real attention",
-    "why": "Why it works: scaling",
-    "subspaces": "Why it works: subspaces",
+    "heads": "Heads",
+    "positional": "Positional encoding",
+    "minilm": "A real model's heads",
+    "why": "Why: scaling",
+    "subspaces": "Why: subspaces",
+    "note004": "Why multi-head, tested",
 }
 
 

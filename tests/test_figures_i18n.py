@@ -6,7 +6,7 @@ import re
 import string
 from pathlib import Path
 
-from i18n import catalog_figures
+from i18n import STRINGS, catalog_figures
 
 FIGURES = Path(__file__).resolve().parent.parent / "figures"
 KEY_LITERAL = re.compile(r"""["'](fig\.[A-Za-z0-9_.]+)["']""")
@@ -25,10 +25,11 @@ def test_the_scan_finds_the_keys_figures_use():
 
 
 def test_every_key_used_by_figures_is_in_the_catalogue_in_both_languages():
-    missing = sorted(k for k in used_keys() if k not in catalog_figures.STRINGS)
+    # figure strings live in catalog_figures or in a feature's own catalogue (e.g. fig.n4.* in catalog_truth)
+    missing = sorted(k for k in used_keys() if k not in STRINGS)
     assert not missing
     for key in used_keys():
-        entry = catalog_figures.STRINGS[key]
+        entry = STRINGS[key]
         assert entry.get("en", "").strip() and entry.get("zh", "").strip(), key
 
 

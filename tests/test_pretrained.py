@@ -112,8 +112,12 @@ def test_page_draws_the_overview_types_lines_and_steps(make_app):
     specs = [chart_spec(c) for c in charts(at)]
     overview = specs[0]
     assert len(overview["layout"]["annotations"]) == 72  # 6 layers x 12 heads, one tiled figure
-    assert len(specs) == 1 + 1 + 1 + 6  # overview, head types, lines, Q K V S A head output
+    assert len(specs) == 1 + 1 + 1 + 1 + 6  # overview, head types, contributions, lines, Q K V S A head output
     assert len(at.table) == 1
+    sim = np.array(specs[2]["data"][0]["z"], dtype=float)  # cosine of head_i W^O_i, the chosen layer
+    assert sim.shape == (12, 12)
+    np.testing.assert_allclose(np.diag(sim), 1, atol=1e-3)
+    np.testing.assert_allclose(sim, sim.T, atol=1e-3)
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])

@@ -17,7 +17,7 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
-from mha_core import head_similarity
+from mha_core import contribution_similarity, head_similarity
 
 from .model import ModelConfig, TinyTransformer
 from .tasks import IGNORE, TASK_NAMES, TASKS, Batch, Task
@@ -252,6 +252,7 @@ class Trainer:
             self._evaluate()
             self._snapshot()
             self.similarity_before = self.head_similarity()
+            self.contribution_before = self.contribution_similarity()
 
     @property
     def done(self) -> bool:
@@ -323,6 +324,14 @@ class Trainer:
         with single_thread():
             traces = self.model(self.probe.tokens[None]).traces
         return np.stack([head_similarity(t.head_outputs[0]).numpy() for t in traces])
+
+    @torch.no_grad()
+    def contribution_similarity(self) -> np.ndarray:
+        """(n_layers, h, h): cosine of the heads' contributions head_i W^O_i on the probe (does not depend on the
+        heads' arbitrary value coordinates, unlike head_similarity)."""
+        with single_thread():
+            traces = self.model(self.probe.tokens[None]).traces
+        return np.stack([contribution_similarity(t.head_outputs[0], t.w_o_heads.detach()).numpy() for t in traces])
 
     @torch.no_grad()
     def predict(self, tokens: torch.Tensor) -> tuple[np.ndarray, np.ndarray]:

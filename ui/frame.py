@@ -29,13 +29,15 @@ PAGES: tuple[tuple[str, ...], ...] = (
     ("pages/why.py", "why", "page.why", "nav.beyond"),
     ("pages/subspaces.py", "subspaces", "page.subspaces", "nav.beyond"),
     ("pages/minilm.py", "minilm", "page.minilm", "nav.beyond"),
+    ("pages/note004.py", "note004", "page.note004", "nav.beyond"),
+    ("pages/errata.py", "errata", "page.errata", "nav.beyond"),
 )
 # Material Symbols ship with Streamlit's own static files: they draw the same on every machine, offline,
 # where emoji need an emoji font the classroom computer may not have (they show as empty boxes there).
 ICONS = {
     "home": "home", "inputs": "text_fields", "steps": "stairs", "heads": "view_module", "positional": "waves",
     "worked": "edit_note", "quiz": "quiz", "lab": "model_training", "why": "lightbulb", "minilm": "smart_toy",
-    "subspaces": "extension",
+    "subspaces": "extension", "note004": "science", "errata": "rule",
 }  # fmt: skip
 
 
@@ -70,7 +72,7 @@ def run_frame() -> None:
         )
     _state.inside = True
     try:
-        st.navigation(sections, position="sidebar").run()
+        st.navigation(sections, position="sidebar", expanded=True).run()  # 13+ pages: no untranslated "View 3 more"
     finally:
         _state.inside = False
 

@@ -1,0 +1,20 @@
+"""A folded "the notes are wrong here" box that links a page to the errata page (entries from one list)."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from explorer.errata import for_page
+from ui.context import Context
+from ui.frame import page_icon
+
+
+def errata_links(ctx: Context, url: str) -> None:
+    """The titles of the errata this page demonstrates, and a link to all of them."""
+    ids = for_page(url)
+    if not ids:
+        return
+    tr = ctx.t
+    with st.expander(tr("errata.here", n=len(ids)), icon=":material/rule:"):
+        st.markdown("\n".join(f"- {tr(f'errata.{i}.title')}" for i in ids))
+        st.page_link("pages/errata.py", label=tr("page.errata"), icon=page_icon("errata"))

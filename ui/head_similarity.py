@@ -1,0 +1,72 @@
+"""The head-similarity section shared by the Heads and Subspaces pages: the cosine of the heads' contributions
+(the headline measure), and note 004's ρ_ij with a live rotation of one head's value space."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import streamlit as st
+
+from figures import RHO_LATEX, head_similarity_figure
+from mha_core.note004 import rho_extremes, rotation_demo
+from ui.charts import memo_figure, show
+from ui.context import Context
+
+CONTRIB = (r"\cos\big(\mathrm{head}_i W^O_i,\ \mathrm{head}_j W^O_j\big) = "
+           r"\frac{\langle \mathrm{head}_i W^O_i,\ \mathrm{head}_j W^O_j \rangle}"
+           r"{\lVert \mathrm{head}_i W^O_i \rVert\,\lVert \mathrm{head}_j W^O_j \rVert}")  # fmt: skip
+RHO = RHO_LATEX
+
+
+def _cos_map(ctx: Context, m: np.ndarray, title: str, key: tuple, width: float = 1.0):
+    return memo_figure(key, lambda: head_similarity_figure(m, title, value_name="cos", lang=ctx.lang, style=ctx.style,
+                                                           width_fraction=width))  # fmt: skip
+
+
+def head_similarity_section(ctx: Context, prefix: str) -> None:
+    """Headline: cosine of head_i W^O_i. Below, in an expander: rho_ij and the rotation that moves it."""
+    tr, sc, s = ctx.t, ctx.scene, ctx.settings
+    h = s.n_heads
+    st.header(tr("hs.title"))
+    st.latex(CONTRIB)
+    st.markdown(tr("hs.text"))
+    show(_cos_map(ctx, sc.contrib_sim, tr("hs.fig"), (f"{prefix}_contrib_sim", s, ctx.lang, ctx.style)),
+         key=f"{prefix}_contrib_sim")  # fmt: skip
+    if h < 2:
+        st.caption(tr("hs.one_head"))
+        return
+    off = sc.contrib_sim[~np.eye(h, dtype=bool)]
+    st.caption(tr("hs.range", lo=f"{off.min():.2f}", hi=f"{off.max():.2f}", mean=f"{np.abs(off).mean():.2f}"))
+    with st.expander(tr("hs.rho_title"), expanded=False):
+        st.latex(RHO)
+        st.markdown(tr("hs.rho_text"))
+        names = [tr("common.head_n", n=i + 1) for i in range(h)]
+        c1, c2, c3 = st.columns(3)
+        j = c1.selectbox(tr("hs.turn"), range(h), index=1, format_func=lambda i: names[i], key=f"{prefix}_rot_head")
+        others = [i for i in range(h) if i != j]
+        i = c2.selectbox(tr("hs.pair"), others, format_func=lambda i: names[i], key=f"{prefix}_rot_pair_{j}")
+        mode = c3.radio(tr("hs.mode"), ("angle", "max", "min"), format_func=lambda m: tr(f"hs.mode.{m}"),
+                        key=f"{prefix}_rot_mode")  # fmt: skip
+        angle = st.slider(tr("hs.angle"), 0, 180, 60, step=5, key=f"{prefix}_rot_angle", disabled=mode != "angle")
+        lo, hi, r_hi, r_lo = rho_extremes(sc.head_outputs, i, j)
+        kv = sc.x_kv_in if s.cross else None
+        mask = sc.mask[0] if sc.mask.any() else None
+        d = s.d_model
+        b_in = sc.in_proj_bias  # [b^Q | b^K | b^V]
+        biases = None if b_in is None else (b_in[:d], b_in[d:2 * d], b_in[2 * d:], sc.out_proj_bias)
+        demo = rotation_demo(sc.x_in, sc.w_q_heads, sc.w_k_heads, sc.w_v_heads, sc.w_o, head=j,
+                             angle=math.radians(angle), scale=s.scale, key=kv, attn_mask=mask,
+                             r={"angle": None, "max": r_hi, "min": r_lo}[mode], biases=biases)  # fmt: skip
+        st.markdown(tr("hs.result", i=i + 1, j=j + 1, gap=f"{demo.max_output_change:.1e}",
+                       scale=f"{demo.output_scale:.2f}", before=f"{demo.rho_before[i, j]:.3f}",
+                       after=f"{demo.rho_after[i, j]:.3f}", cb=f"{demo.contrib_before[i, j]:.3f}",
+                       ca=f"{demo.contrib_after[i, j]:.3f}", lo=f"{lo:.3f}", hi=f"{hi:.3f}"))  # fmt: skip
+        left, right = st.columns(2)
+        with left:
+            show(_cos_map(ctx, demo.rho_before, tr("hs.rho_before"), (f"{prefix}_rho", s, ctx.lang, ctx.style), 0.5),
+                 key=f"{prefix}_rho")  # fmt: skip
+        with right:
+            show(_cos_map(ctx, demo.rho_after, tr("hs.rho_after", j=j + 1),
+                          (f"{prefix}_rho_after", s, ctx.lang, ctx.style, j, mode, angle, i), 0.5),
+                 key=f"{prefix}_rho_after")  # fmt: skip
