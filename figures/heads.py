@@ -28,9 +28,9 @@ from .style import (
     colorbar,
     format_values,
     json_values,
-    label_step,
     safe_label,
     safe_template,
+    tick_plan,
 )
 
 _VALIDATE = False  # see tiled_heads
@@ -202,8 +202,8 @@ def tiled_heads(
     }
 
     # Ticks: rows on the left of every tile row, columns under the bottom tile of every column.
-    y_step = label_step(n_rows, tile_h_px, style)
-    x_step = label_step(n_cols, n_cols * px_per_unit_x, style)
+    y_step, y_font = tick_plan(n_rows, tile_h_px, style)
+    x_step, x_font = tick_plan(n_cols, n_cols * px_per_unit_x, style)
     y_vals = [y0 + i + 0.5 for y0 in y_starts for i in range(0, n_rows, y_step)]
     y_text = [row_ticks[i] for _ in y_starts for i in range(0, n_rows, y_step)]
     x_vals = [x0 + j + 0.5 for x0 in x_starts for j in range(0, n_cols, x_step)]
@@ -232,9 +232,9 @@ def tiled_heads(
     fig.update_layout(
         **base_layout(style, safe_label(title) if title else None, height, " · ".join(notes) or None),
         xaxis=axis(safe_label(col_title) if col_title else None, style, tickvals=json_values(x_vals),
-                   ticktext=x_text, range=[0, x_end]),
+                   ticktext=x_text, range=[0, x_end], tickfont={"size": x_font}),
         yaxis=axis(safe_label(row_title) if row_title else None, style, tickvals=json_values(y_vals),
-                   ticktext=y_text, range=[y_end, -ky]),
+                   ticktext=y_text, range=[y_end, -ky], tickfont={"size": y_font}),
     )
     annotations = []
     for k in range(n):

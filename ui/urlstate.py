@@ -27,7 +27,8 @@ CHOICES: dict[str, tuple[tuple[str, ...], str]] = {
     "source": (WEIGHT_SOURCES, DEFAULTS.weight_source),
 }
 INTS = {"d_model": (1, LIMITS.max_d_model), "n_heads": (1, LIMITS.max_heads), "seed": (0, LIMITS.max_seed),
-        "layer": (1, REAL_SIZES["layers"])}
+        "layer": (1, REAL_SIZES["layers"]),
+        "step": (1, 9)}  # step: the step /steps shows (ui/present.py; nine steps)
 BOOLS = ("cross", "scale", "add_pe", "large", "present")
 TEXTS = ("text", "text_kv", "text_pad")
 
