@@ -12,6 +12,7 @@ import streamlit as st
 from explorer import Scene, Settings
 from explorer.settings_io import SettingsFileError, settings_from_json, settings_to_json
 from ui import sticky
+from ui.share import student_link_panel
 
 _MSG = "_io_message"
 UPLOAD_KEY = "settings_upload"
@@ -74,6 +75,7 @@ def export_panel(tr, settings: Settings, scene: Scene, lang: str) -> None:
     """The sidebar's share & export expander."""
     with st.sidebar.expander(tr("io.title"), icon=":material/link:"):
         st.caption(tr("io.link_help"))
+        student_link_panel(tr, settings, lang)
         st.download_button(
             tr("io.download_settings"), data=settings_to_json(settings, lang), file_name="mha-settings.json",
             mime="application/json", key="dl_settings", icon=":material/download:",
