@@ -117,12 +117,14 @@ def tiled_heads(
     lang: str = "en",
     style: FigureStyle | None = None,
     numbered: bool = True,
+    highlight_row: int | None = None,
 ) -> go.Figure:
     """stack (n, R, C), e.g. the weights of n heads, as a grid of tiles with at most max_cols per row.
 
     shared_scale: one colour scale for all tiles (colorbar); False: each tile coloured over its own
     range, written under its title (hover always shows raw values). Text arguments are plain text.
     numbered: labels as "i:label" (tokens, duplicates kept apart); False: the labels as given.
+    highlight_row: a row (the chosen query) framed in every tile.
     """
     style = style or FigureStyle()
     a = np.asarray(stack, dtype=float)
@@ -250,4 +252,12 @@ def tiled_heads(
             "font": {"size": style.font_size},
         })
     fig.update_layout(annotations=annotations)
+    if highlight_row is not None and 0 <= highlight_row < n_rows:
+        frame = {"color": style.text_color, "width": max(2, style.font_size // 7)}
+        shapes = []
+        for k in range(n):
+            x0, y0 = x_starts[k % grid_cols], y_starts[k // grid_cols] + highlight_row
+            shapes.append({"type": "rect", "xref": "x", "yref": "y", "x0": x0, "x1": x0 + n_cols, "y0": y0,
+                           "y1": y0 + 1, "line": frame, "fillcolor": "rgba(0,0,0,0)"})  # fmt: skip
+        fig.update_layout(shapes=shapes)
     return fig

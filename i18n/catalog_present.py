@@ -8,4 +8,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "Copy it with the button at its right.",
         "zh": "给学生的链接：相同的数值和步骤，使用当前语言，不含演示模式。用右侧的按钮复制。",
     },
+    "worked.core_weights": {
+        "en": "The app's softmax of the unrounded scores, for comparison: {weights}",
+        "zh": "应用用未舍入的分数算出的 softmax，供对照：{weights}",
+    },
 }
