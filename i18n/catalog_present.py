@@ -12,4 +12,19 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "The app's softmax of the unrounded scores, for comparison: {weights}",
         "zh": "应用用未舍入的分数算出的 softmax，供对照：{weights}",
     },
+    "screen.theme": {"en": "Screen", "zh": "屏幕"},
+    "screen.theme_help": {
+        "en": "Follow the browser's light or dark preference, or choose: dark (high contrast) suits a dim room "
+        "with a projector. The page reloads once to switch.",
+        "zh": "跟随浏览器的浅色或深色偏好，或自行选择：深色（高对比度）适合较暗的投影仪教室。切换时页面会重新加载一次。",
+    },
+    "screen.auto": {"en": "Browser", "zh": "跟随浏览器"},
+    "screen.light": {"en": "Light", "zh": "浅色"},
+    "screen.dark": {"en": "Dark", "zh": "深色"},
+    "screen.reset": {"en": "Reset to defaults", "zh": "恢复默认设置"},
+    "screen.reset_help": {
+        "en": "Every setting, edited cell and page choice back to its default (the language, screen and presentation "
+        "mode stay).",
+        "zh": "把所有设置、修改过的格子和页面选择恢复为默认值（语言、屏幕和演示模式保持不变）。",
+    },
 }

@@ -9,7 +9,6 @@ import json
 import numpy as np
 
 import i18n
-
 from tests.conftest import PAGES, plotly_specs
 
 
@@ -89,3 +88,33 @@ def test_npz_carries_the_settings_it_was_computed_from():
     assert loaded == settings and lang == "zh"
     assert json.loads(carried)["d_model"] == 16
     np.testing.assert_allclose(data["weights"], run_scene(settings).weights)
+
+
+def test_reset_brings_back_the_default_setting_and_page_choices(make_app):
+    at = open_at(make_app, "heads")
+    at.number_input(key="d_model").set_value(32).run()
+    at.selectbox(key="heads_query").set_value(4).run()
+    at.button(key="reset_defaults").click().run()
+    assert not at.exception
+    assert at.number_input(key="d_model").value == 64
+    assert at.selectbox(key="heads_query").value == 0
+
+
+def test_png_exports_are_named_after_the_chart_and_setting(make_app):
+    at = open_at(make_app, "heads", mask="causal")
+    from tests.conftest import charts
+
+    configs = [json.loads(el.proto.json)["config"] for el in charts(at) if el.type == "bidi_component"] or [
+        json.loads(el.proto.config) for el in charts(at)
+    ]
+    names = [c["toImageButtonOptions"]["filename"] for c in configs]
+    assert names[0].startswith("mha_heads_tiled_") and "h8" in names[0] and "causal" in names[0]
+    assert len(set(names)) == len(names)  # every chart its own name
+
+
+def test_dark_screen_draws_dark_figures(make_app):
+    at = open_at(make_app, "heads", theme="dark")
+    layout = plotly_specs(at)[0]["layout"]
+    assert layout["paper_bgcolor"] != "white" and layout["font"]["color"] != "#222"
+    at2 = open_at(make_app, "heads")
+    assert plotly_specs(at2)[0]["layout"]["paper_bgcolor"] == "white"

@@ -45,3 +45,12 @@ def remember(name: str, key: str) -> None:
 def value(name: str, default: object = None) -> object:
     """The remembered choice, also on a run that does not draw its widget."""
     return st.session_state.get(_copy(name), default)
+
+
+def forget_all() -> None:
+    """Every kept choice back to its default (reset): the copies and the widgets' own states."""
+    names = [str(k)[len("_kept_"):] for k in list(st.session_state) if str(k).startswith("_kept_")]
+    for key in list(st.session_state):
+        key = str(key)
+        if key.startswith("_kept_") or any(key == n or key.startswith(f"{n}__") for n in names):
+            del st.session_state[key]

@@ -25,6 +25,7 @@ CHOICES: dict[str, tuple[tuple[str, ...], str]] = {
     "preset": (PRESETS, DEFAULTS.preset),
     "mask": (MASKS, DEFAULTS.mask),
     "source": (WEIGHT_SOURCES, DEFAULTS.weight_source),
+    "theme": (("auto", "light", "dark"), "auto"),  # ui/screen.py
 }
 INTS = {"d_model": (1, LIMITS.max_d_model), "n_heads": (1, LIMITS.max_heads), "seed": (0, LIMITS.max_seed),
         "layer": (1, REAL_SIZES["layers"]),
