@@ -112,3 +112,36 @@ def test_the_student_link_opens_the_same_step_and_numbers_without_presentation(b
     assert student.locator(".st-key-n_heads input").input_value() == "4"
     assert student.locator(".st-key-seed input").input_value() == "7"
     student.context.close()
+
+
+def test_the_dark_screen_can_be_chosen_and_stays_in_the_link(browser, server):
+    page = browser.new_context(viewport={"width": 1440, "height": 900}, color_scheme="light").new_page()
+    page.goto(f"{server}/heads")
+    wait_idle(page)
+    background = "() => getComputedStyle(document.querySelector('[data-testid=stApp]')).backgroundColor"
+    assert page.evaluate(background) == "rgb(255, 255, 255)"
+    page.locator(".st-key-theme").get_by_text("Dark").click()
+    page.wait_for_url(re.compile(r"theme=dark"), timeout=15_000)
+    page.wait_for_timeout(1500)  # ui/theme.js reloads into the dark theme
+    wait_idle(page)
+    assert page.evaluate(background) == "rgb(14, 17, 23)"
+    assert "theme=dark" in page.url
+    paper = page.locator(".st-key-heads_tiled .mha-plot").evaluate("e => e._fullLayout.paper_bgcolor")
+    assert paper == "#0e1117", "the figures kept their light background"
+    page.context.close()
+
+
+def test_worked_prints_as_a_handout(browser, server):
+    page = browser.new_context(viewport={"width": 1400, "height": 1000}).new_page()
+    page.goto(f"{server}/worked")
+    wait_idle(page)
+    page.emulate_media(media="print")
+    assert not page.locator("[data-testid='stSidebar']").is_visible()
+    assert not page.locator(".stSelectbox").first.is_visible()
+    assert not page.locator(".stToggle").first.is_visible()
+    main_width = page.locator("[data-testid='stMain']").bounding_box()["width"]
+    for eq in page.locator(".katex-display > .katex").all():  # no equation wider than the page
+        assert eq.bounding_box()["width"] <= main_width + 1
+    pdf = page.pdf(format="A4")
+    assert pdf.startswith(b"%PDF") and len(pdf) > 10_000
+    page.context.close()
