@@ -141,6 +141,7 @@ def tiled_heads(
     row_name, col_name, val_name = default_names(kind, lang, row_title, col_title, value_name)
     has_masked = not bool(np.isfinite(a).all())
 
+    max_cols = min(max_cols, style.max_tile_cols)
     geo = tile_geometry(n, n_rows, n_cols, max_cols=max_cols, shared_scale=shared_scale, style=style)
     grid_rows, grid_cols, kx, ky = geo.grid_rows, geo.grid_cols, geo.gap_cols, geo.gap_rows
     tile_h_px, px_per_unit_x, height = geo.tile_h_px, geo.px_per_unit_x, geo.height

@@ -8,6 +8,7 @@ lists (`json_values`): at most `DIGITS` significant digits, non-finite values as
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Literal
@@ -54,6 +55,7 @@ class FigureStyle:
     marker_size: int = 7
     font_family: str = FONT_FAMILY
     dark: bool = False  # a dark, high-contrast screen: light text on a near-black background
+    max_tile_cols: int = 4  # heads side by side at most (a phone: 2)
 
     @classmethod
     def large(cls) -> FigureStyle:
@@ -67,6 +69,12 @@ class FigureStyle:
         formula and one line of text (ui/present.py)."""
         return cls(font_size=18, cell_px=30, min_height=260, max_height=420, width_px=1150,
                    line_width=3.0, marker_size=9)
+
+    @classmethod
+    def phone(cls) -> FigureStyle:
+        """A phone (about 360 px of chart width): smaller fonts, fewer tick labels, two heads per row."""
+        return cls(font_size=12, cell_px=20, min_height=260, max_height=760, width_px=340, line_width=2.0,
+                   marker_size=6, max_tile_cols=2)
 
     def with_(self, **changes) -> FigureStyle:
         return replace(self, **changes)
@@ -255,6 +263,29 @@ def head_color(i: int) -> str:
     return HEAD_COLORS[i % len(HEAD_COLORS)]
 
 
+def _text_width_em(text: str) -> float:
+    """Approximate width of plain text in em: CJK characters are square, Latin ones about half as wide."""
+    return sum(1.0 if ord(c) >= 0x2E80 else 0.55 for c in text)
+
+
+def wrap_title(text: str, size: int, width_px: float) -> str:
+    """A (safe) title broken into lines (<br>) that fit `width_px` at font `size`: long titles wrap instead of
+    running under the chart's toolbar or out of a phone's screen. Breaks at spaces; CJK text anywhere."""
+    if "<br>" in text or _text_width_em(text) * size <= width_px:
+        return text
+    per_line = max(8.0, width_px / size)  # em per line
+    lines, line = [], ""
+    tokens = re.findall(r"&[#\w]+;|[\u2e80-\uffff]|\S+\s*|\s+", text)
+    for tok in tokens:
+        if line and _text_width_em(line + tok.rstrip()) > per_line:
+            lines.append(line.rstrip())
+            line = tok.lstrip()
+        else:
+            line += tok
+    lines.append(line.rstrip())
+    return "<br>".join(x for x in lines if x)
+
+
 def base_layout(style: FigureStyle, title: str | None, height: int, subtitle: str | None = None) -> dict:
     """Layout shared by all figures; `title` and `subtitle` must already be safe (escaped). The title
     pushes the top margin (automargin), so a long or two-line title is never cut off."""
@@ -269,7 +300,8 @@ def base_layout(style: FigureStyle, title: str | None, height: int, subtitle: st
     }
     if title or subtitle:
         layout["title"] = {
-            "text": title or "", "x": 0.0, "xanchor": "left", "xref": "paper", "yref": "paper",
+            "text": wrap_title(title or "", style.title_size, style.width_px * 0.75),
+            "x": 0.0, "xanchor": "left", "xref": "paper", "yref": "paper",
             "automargin": True, "font": {"size": style.title_size},
             "pad": {"b": style.font_size // 2 + (style.font_size * 2 if subtitle else 0)},
         }

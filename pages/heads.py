@@ -39,7 +39,8 @@ def default_query() -> int:
 @st.fragment
 def all_heads() -> None:
     """The tiled view and its own controls: switching them reruns only this part."""
-    c1, c2 = st.columns([3, 1])
+    # one above the other: side by side, the toggle's label was cut ("One colour scale for all he…") at 1280 px
+    c1 = c2 = st.container()
     key = keep.kept("heads_quantity", "weights", lang, valid=QUANTITIES.__contains__)
     quantity = c1.radio(tr("heads.quantity"), list(QUANTITIES), format_func=lambda q: tr(f"qty.{q}"),
                         horizontal=True, key=key, on_change=keep.remember, args=("heads_quantity", key))  # fmt: skip

@@ -34,6 +34,18 @@ def browser_is_dark() -> bool:
         return False
 
 
+_PHONE = re.compile(r"iPhone|Android.+Mobile|Mobile Safari|Windows Phone", re.IGNORECASE)
+
+
+def is_phone() -> bool:
+    """A phone's browser (by its client hint or user agent): figures get FigureStyle.phone."""
+    try:
+        headers = st.context.headers
+        return headers.get("Sec-CH-UA-Mobile") == "?1" or bool(_PHONE.search(headers.get("User-Agent", "")))
+    except Exception:  # no browser (AppTest)
+        return False
+
+
 def theme_control(tr) -> bool:
     """The sidebar's theme choice; True when figures should be drawn for a dark screen."""
     if "theme" not in st.session_state:
@@ -80,4 +92,7 @@ def png_options(key: str) -> dict:
     """The plotly config entry that names a chart's PNG export (the settings of this session's run)."""
     ctx = st.session_state.get("_ctx")
     name = png_name(key, getattr(ctx, "settings", None))
-    return {"toImageButtonOptions": {"format": "png", "scale": 2, "filename": name}}
+    options: dict = {"toImageButtonOptions": {"format": "png", "scale": 2, "filename": name}}
+    if is_phone():  # on a small screen the toolbar would sit over the chart's title
+        options["displayModeBar"] = False
+    return options

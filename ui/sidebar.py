@@ -218,7 +218,9 @@ def build_context() -> Context:
         tr("sb.limits", tokens=LIMITS.max_tokens, d_model=LIMITS.max_d_model, heads=LIMITS.max_heads)
     )
     present = bool(st.session_state.get("present", False))
-    style = (FigureStyle.large() if (large or present) else FigureStyle()).with_(dark=dark)
+    phone = screen.is_phone() and not (large or present)
+    style = (FigureStyle.large() if (large or present) else FigureStyle.phone() if phone else FigureStyle()).with_(
+        dark=dark)  # fmt: skip
     ctx = Context(lang=lang, t=tr, settings=settings, scene=scene, style=style, large=bool(large) or present,
                   present=present)
     export_panel(tr, settings, scene, lang)
