@@ -150,5 +150,6 @@ contributions = [sc.head_outputs[i] @ sc.w_o_heads[i] for i in heads]  # the spl
 for i in heads:
     eq(rf"\mathrm{{head}}_{i + 1} W^O_{i + 1}", rf"{num(sc.head_outputs[i])} {given(sc.w_o_heads[i])}",
        num(contributions[i]))  # fmt: skip
-eq(" + ".join(num(c) for c in contributions), num(sc.output), r"\mathrm{Output}")
+terms = " + ".join(rf"\mathrm{{head}}_{i + 1} W^O_{i + 1}" for i in heads)
+eq(terms, r" \\ &\quad + ".join(num(c) for c in contributions), rf"{num(sc.output)} = \mathrm{{Output}}")
 st.success(tr("worked.done"), icon=":material/check_circle:")

@@ -6,7 +6,8 @@ from __future__ import annotations
 import streamlit as st
 
 HANDOUT_CSS = """<style>
-[data-testid='stMarkdownContainer'] .katex-display { overflow-x: auto; overflow-y: hidden; padding: 0.2em 0; }
+[data-testid='stMarkdownContainer'] .katex-display {
+  overflow-x: auto; overflow-y: hidden; padding: 0.2em 0; scrollbar-width: thin; }
 @media print {
   [data-testid='stSidebar'], [data-testid='stHeader'], [data-testid='stToolbar'], [data-testid='stDecoration'],
   [data-testid='stSidebarCollapsedControl'], [data-testid='stExpandSidebarButton'], [data-testid='stStatusWidget'],
