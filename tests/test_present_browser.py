@@ -142,6 +142,8 @@ def test_worked_prints_as_a_handout(browser, server):
     page = browser.new_context(viewport={"width": 1400, "height": 1000}).new_page()
     page.goto(f"{server}/worked")
     wait_idle(page)
+    page.wait_for_function(  # the page's stylesheet (ui/handout.py) is in place
+        "() => [...document.querySelectorAll('style')].some(s => s.textContent.includes('@media print'))")
     page.emulate_media(media="print")
     assert not page.locator("[data-testid='stSidebar']").is_visible()
     assert not page.locator(".stSelectbox").first.is_visible()
