@@ -74,6 +74,9 @@ def test_every_step_fits_the_screen_and_the_keys_move_between_steps(browser, ser
         assert parse_qs(urlsplit(page.url).query).get("step") == [str(n)], "the step is not in the link"
         next_button = page.locator(".st-key-step_next button")
         assert inside_viewport(next_button.bounding_box()), f"step {n}: Next is not on screen"
+        if n != 3:  # the chart element mounts once its component's script has loaded: wait for it
+            page.locator(".mha-plot").first.wait_for(state="visible", timeout=30_000)
+            wait_idle(page)
         shown = visible_charts(page)
         if n != 3:  # step 3 (split into heads) is a table of shapes; every other step shows its chart
             assert shown and shown[0].bounding_box()["height"] > 200, f"step {n}: no chart on screen"
