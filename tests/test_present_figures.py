@@ -47,3 +47,9 @@ def test_the_student_query_pins_the_language_and_drops_presentation():
     q = student_query(Settings(d_model=32, n_heads=4, mask="causal", scale=False, padded=()), "zh")
     assert q == {"lang": "zh", "d_model": "32", "n_heads": "4", "scale": "false", "mask": "causal"}
     assert "present" not in q and "large" not in q and "theme" not in q
+
+
+def test_the_student_query_carries_the_real_model_and_padding_batch():
+    q = student_query(Settings(weight_source="minilm", layer=3, mask="padding", text_pad="A dog ."), "en")
+    assert q["source"] == "minilm" and q["layer"] == "3" and q["mask"] == "padding" and q["text_pad"] == "A dog ."
+    assert "layer" not in student_query(Settings(layer=3), "en")  # the layer belongs to the real model only

@@ -14,7 +14,7 @@ from explorer import Settings
 
 DEFAULTS = Settings()
 # the widget-bound settings a link carries (ui/sidebar.py binds them to the URL under these names)
-BOUND = ("text", "cross", "text_kv", "d_model", "n_heads", "seed", "scale", "add_pe")
+BOUND = ("text", "cross", "text_kv", "d_model", "n_heads", "seed", "scale", "add_pe", "layer", "text_pad")
 WORKED_FIXED = ("text", "cross", "text_kv", "d_model", "n_heads")  # the worked preset sets these itself
 
 
@@ -30,12 +30,16 @@ def student_query(settings: Settings, lang: str, step: int | None = None) -> dic
     for name in BOUND:
         if settings.preset == "worked" and name in WORKED_FIXED:
             continue
-        if name == "text_kv" and not settings.cross:
+        if (name == "text_kv" and not settings.cross) or (name == "text_pad" and settings.mask != "padding"):
+            continue
+        if name == "layer" and not settings.real:
             continue
         value = getattr(settings, name)
         if value != getattr(DEFAULTS, name) or settings.preset not in ("custom", DEFAULTS.preset):
             # a preset in a link fills its own sizes unless the link says otherwise: say it always
             query[name] = _text(value)
+    if settings.weight_source != DEFAULTS.weight_source:
+        query["source"] = settings.weight_source
     if settings.mask != DEFAULTS.mask:
         query["mask"] = settings.mask
     if settings.padded:
