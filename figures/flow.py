@@ -15,7 +15,7 @@ def _esc(s: str) -> str:
     return s.replace("\\", "\\\\").replace('"', '\\"').replace("<", "‹").replace(">", "›")
 
 
-def pipeline_dot(len_q: int, len_k: int, d_model: int, n_heads: int, labels: dict[str, str], max_heads: int = 3) -> str:
+def pipeline_dot(len_q: int, len_k: int, d_model: int, n_heads: int, labels: dict[str, str], max_heads: int = 4) -> str:
     """DOT source: X -> per-head projections -> attention per head -> concat -> W^O -> output.
 
     Draws at most `max_heads` head lanes (the last one is head h) with "…" between; `labels` are the

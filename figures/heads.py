@@ -28,9 +28,9 @@ from .style import (
     colorbar,
     format_values,
     json_values,
-    label_step,
     safe_label,
     safe_template,
+    tick_plan,
 )
 
 _VALIDATE = False  # see tiled_heads
@@ -117,12 +117,14 @@ def tiled_heads(
     lang: str = "en",
     style: FigureStyle | None = None,
     numbered: bool = True,
+    highlight_row: int | None = None,
 ) -> go.Figure:
     """stack (n, R, C), e.g. the weights of n heads, as a grid of tiles with at most max_cols per row.
 
     shared_scale: one colour scale for all tiles (colorbar); False: each tile coloured over its own
     range, written under its title (hover always shows raw values). Text arguments are plain text.
     numbered: labels as "i:label" (tokens, duplicates kept apart); False: the labels as given.
+    highlight_row: a row (the chosen query) framed in every tile.
     """
     style = style or FigureStyle()
     a = np.asarray(stack, dtype=float)
@@ -139,6 +141,7 @@ def tiled_heads(
     row_name, col_name, val_name = default_names(kind, lang, row_title, col_title, value_name)
     has_masked = not bool(np.isfinite(a).all())
 
+    max_cols = min(max_cols, style.max_tile_cols)
     geo = tile_geometry(n, n_rows, n_cols, max_cols=max_cols, shared_scale=shared_scale, style=style)
     grid_rows, grid_cols, kx, ky = geo.grid_rows, geo.grid_cols, geo.gap_cols, geo.gap_rows
     tile_h_px, px_per_unit_x, height = geo.tile_h_px, geo.px_per_unit_x, geo.height
@@ -203,8 +206,8 @@ def tiled_heads(
     }
 
     # Ticks: rows on the left of every tile row, columns under the bottom tile of every column.
-    y_step = label_step(n_rows, tile_h_px, style)
-    x_step = label_step(n_cols, n_cols * px_per_unit_x, style)
+    y_step, y_font = tick_plan(n_rows, tile_h_px, style)
+    x_step, x_font = tick_plan(n_cols, n_cols * px_per_unit_x, style)
     y_vals = [y0 + i + 0.5 for y0 in y_starts for i in range(0, n_rows, y_step)]
     y_text = [row_ticks[i] for _ in y_starts for i in range(0, n_rows, y_step)]
     x_vals = [x0 + j + 0.5 for x0 in x_starts for j in range(0, n_cols, x_step)]
@@ -233,9 +236,9 @@ def tiled_heads(
     fig.update_layout(
         **base_layout(style, safe_label(title) if title else None, height, " · ".join(notes) or None),
         xaxis=axis(safe_label(col_title) if col_title else None, style, tickvals=json_values(x_vals),
-                   ticktext=x_text, range=[0, x_end]),
+                   ticktext=x_text, range=[0, x_end], tickfont={"size": x_font}),
         yaxis=axis(safe_label(row_title) if row_title else None, style, tickvals=json_values(y_vals),
-                   ticktext=y_text, range=[y_end, -ky]),
+                   ticktext=y_text, range=[y_end, -ky], tickfont={"size": y_font}),
     )
     annotations = []
     for k in range(n):
@@ -251,4 +254,12 @@ def tiled_heads(
             "font": {"size": style.font_size},
         })
     fig.update_layout(annotations=annotations)
+    if highlight_row is not None and 0 <= highlight_row < n_rows:
+        frame = {"color": style.text_color, "width": max(2, style.font_size // 7)}
+        shapes = []
+        for k in range(n):
+            x0, y0 = x_starts[k % grid_cols], y_starts[k // grid_cols] + highlight_row
+            shapes.append({"type": "rect", "xref": "x", "yref": "y", "x0": x0, "x1": x0 + n_cols, "y0": y0,
+                           "y1": y0 + 1, "line": frame, "fillcolor": "rgba(0,0,0,0)"})  # fmt: skip
+        fig.update_layout(shapes=shapes)
     return fig

@@ -20,10 +20,10 @@ from .style import (
     format_values,
     hover_labels,
     json_values,
-    label_step,
     safe_label,
     safe_template,
     shorten,
+    tick_plan,
     token_ticks,
 )
 
@@ -118,8 +118,10 @@ def matrix_heatmap(
 
     height = style.heatmap_height(n_rows)
     plot_h = height - sum(style.margins().values()) - style.font_size * 6
-    y_vals, y_text = strided(row_ticks, label_step(n_rows, plot_h, style))
-    x_vals, x_text = strided(col_ticks, label_step(n_cols, style.width_px * 0.85 * width_fraction, style))
+    y_step, y_font = tick_plan(n_rows, plot_h, style)
+    x_step, x_font = tick_plan(n_cols, style.width_px * 0.85 * width_fraction, style)
+    y_vals, y_text = strided(row_ticks, y_step)
+    x_vals, x_text = strided(col_ticks, x_step)
 
     trace = go.Heatmap(
         z=json_values(a),
@@ -141,9 +143,9 @@ def matrix_heatmap(
     fig.update_layout(
         **base_layout(style, safe_label(title) if title else None, height, note),
         xaxis=axis(safe_label(col_title) if col_title else None, style,
-                   tickvals=x_vals, ticktext=x_text, range=[-0.5, n_cols - 0.5]),
+                   tickvals=x_vals, ticktext=x_text, range=[-0.5, n_cols - 0.5], tickfont={"size": x_font}),
         yaxis=axis(safe_label(row_title) if row_title else None, style,
-                   tickvals=y_vals, ticktext=y_text, range=[n_rows - 0.5, -0.5]),
+                   tickvals=y_vals, ticktext=y_text, range=[n_rows - 0.5, -0.5], tickfont={"size": y_font}),
     )
     if has_masked:
         fig.add_shape(type="rect", x0=-0.5, x1=n_cols - 0.5, y0=-0.5, y1=n_rows - 0.5, layer="below",

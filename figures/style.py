@@ -8,6 +8,7 @@ lists (`json_values`): at most `DIGITS` significant digits, non-finite values as
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Literal
@@ -53,12 +54,27 @@ class FigureStyle:
     line_width: float = 2.0
     marker_size: int = 7
     font_family: str = FONT_FAMILY
+    dark: bool = False  # a dark, high-contrast screen: light text on a near-black background
+    max_tile_cols: int = 4  # heads side by side at most (a phone: 2)
 
     @classmethod
     def large(cls) -> FigureStyle:
         """Projector mode: big fonts, taller rows."""
         return cls(font_size=22, cell_px=38, min_height=420, max_height=1300, width_px=1250,
                    line_width=3.5, marker_size=11)
+
+    @classmethod
+    def present(cls) -> FigureStyle:
+        """Presentation mode: big fonts, but every chart short enough to share a 1280 x 720 screen with its
+        formula and one line of text (ui/present.py)."""
+        return cls(font_size=18, cell_px=30, min_height=260, max_height=420, width_px=1150,
+                   line_width=3.0, marker_size=9)
+
+    @classmethod
+    def phone(cls) -> FigureStyle:
+        """A phone (about 360 px of chart width): smaller fonts, fewer tick labels, two heads per row."""
+        return cls(font_size=12, cell_px=20, min_height=260, max_height=760, width_px=340, line_width=2.0,
+                   marker_size=6, max_tile_cols=2)
 
     def with_(self, **changes) -> FigureStyle:
         return replace(self, **changes)
@@ -70,6 +86,18 @@ class FigureStyle:
     @property
     def small_size(self) -> int:
         return max(9, round(self.font_size * 0.8))
+
+    @property
+    def text_color(self) -> str:
+        return "#f2f2f2" if self.dark else "#222"
+
+    @property
+    def muted_color(self) -> str:
+        return "#bbbbbb" if self.dark else "#555"
+
+    @property
+    def background(self) -> str:
+        return "#0e1117" if self.dark else "white"
 
     @property
     def label_px(self) -> float:
@@ -94,6 +122,19 @@ def label_step(n_labels: int, extent_px: float, style: FigureStyle) -> int:
     if n_labels <= 0 or extent_px <= 0:
         return 1
     return max(1, math.ceil(n_labels * style.label_px / extent_px))
+
+
+ALL_LABELS_UP_TO = 24  # a sentence of up to this many tokens gets every token labelled (smaller text if need be)
+MIN_TICK_FONT = 9
+
+
+def tick_plan(n_labels: int, extent_px: float, style: FigureStyle) -> tuple[int, int]:
+    """(step, font size) of the tick labels of one axis: up to ALL_LABELS_UP_TO labels every one is shown,
+    in a smaller font when the full size does not fit (down to MIN_TICK_FONT); beyond that every k-th."""
+    if 0 < n_labels <= ALL_LABELS_UP_TO and extent_px > 0:
+        fits = math.floor(extent_px / n_labels / 1.35)  # the font size whose lines fit one per label
+        return 1, int(min(style.font_size, max(MIN_TICK_FONT, fits)))
+    return label_step(n_labels, extent_px, style), style.font_size
 
 
 def safe_label(s: object) -> str:
@@ -222,26 +263,51 @@ def head_color(i: int) -> str:
     return HEAD_COLORS[i % len(HEAD_COLORS)]
 
 
+def _text_width_em(text: str) -> float:
+    """Approximate width of plain text in em: CJK characters are square, Latin ones about half as wide."""
+    return sum(1.0 if ord(c) >= 0x2E80 else 0.55 for c in text)
+
+
+def wrap_title(text: str, size: int, width_px: float) -> str:
+    """A (safe) title broken into lines (<br>) that fit `width_px` at font `size`: long titles wrap instead of
+    running under the chart's toolbar or out of a phone's screen. Breaks at spaces; CJK text anywhere."""
+    if "<br>" in text or _text_width_em(text) * size <= width_px:
+        return text
+    per_line = max(8.0, width_px / size)  # em per line
+    lines, line = [], ""
+    tokens = re.findall(r"&[#\w]+;|[\u2e80-\uffff]|\S+\s*|\s+", text)
+    for tok in tokens:
+        if line and _text_width_em(line + tok.rstrip()) > per_line:
+            lines.append(line.rstrip())
+            line = tok.lstrip()
+        else:
+            line += tok
+    lines.append(line.rstrip())
+    return "<br>".join(x for x in lines if x)
+
+
 def base_layout(style: FigureStyle, title: str | None, height: int, subtitle: str | None = None) -> dict:
     """Layout shared by all figures; `title` and `subtitle` must already be safe (escaped). The title
     pushes the top margin (automargin), so a long or two-line title is never cut off."""
     layout: dict = {
         "height": height,
-        "font": {"size": style.font_size, "family": style.font_family, "color": "#222"},
+        "font": {"size": style.font_size, "family": style.font_family, "color": style.text_color},
         "margin": style.margins(has_title=False),
-        "paper_bgcolor": "white",
-        "plot_bgcolor": "white",
+        "paper_bgcolor": style.background,
+        "plot_bgcolor": style.background,
         "hoverlabel": {"font": {"size": style.font_size, "family": style.font_family}},
         "template": {"layout": {}},  # no default template: smaller JSON, our own look
     }
     if title or subtitle:
         layout["title"] = {
-            "text": title or "", "x": 0.0, "xanchor": "left", "xref": "paper", "yref": "paper",
+            "text": wrap_title(title or "", style.title_size, style.width_px * 0.75),
+            "x": 0.0, "xanchor": "left", "xref": "paper", "yref": "paper",
             "automargin": True, "font": {"size": style.title_size},
             "pad": {"b": style.font_size // 2 + (style.font_size * 2 if subtitle else 0)},
         }
         if subtitle:
-            layout["title"]["subtitle"] = {"text": subtitle, "font": {"size": style.small_size, "color": "#555"}}
+            subtitle_font = {"size": style.small_size, "color": style.muted_color}
+            layout["title"]["subtitle"] = {"text": subtitle, "font": subtitle_font}
     return layout
 
 

@@ -73,7 +73,9 @@ def cost_figure(
     else:
         fig.add_annotation(text=safe_label(t("fig.why.not_measured", lang)), showarrow=False, xref="paper",
                            yref="paper", x=0.8, y=0.5)  # fmt: skip
-    fig.update_xaxes(title_text=safe_label(t("fig.why.length", lang)), showgrid=True, gridcolor="#eee", ticks="")
+    # automargin and a standoff: the (Chinese) axis title sat on top of the tick labels
+    fig.update_xaxes(title_text=safe_label(t("fig.why.length", lang)), showgrid=True, gridcolor="#eee", ticks="",
+                     automargin=True, title_standoff=round(style.font_size * 0.8))  # fmt: skip
     fig.update_yaxes(showgrid=True, gridcolor="#eee", automargin=True, ticks="")
     fig.update_yaxes(title_text=safe_label(t("fig.why.mults", lang)), row=1, col=1)
     fig.update_yaxes(title_text="ms", row=1, col=2)

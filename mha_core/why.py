@@ -158,17 +158,3 @@ def layer_norm_stats(y: np.ndarray) -> LayerNormStats:
     return LayerNormStats(float(np.abs(y.mean(axis=-1)).max()), float(y.std(axis=-1).mean()))
 
 
-@dataclass(frozen=True)
-class SoftmaxByHand:
-    """One row of softmax as a student writes it: e^{s_j}, their sum, and e^{s_j} / sum."""
-
-    exps: np.ndarray
-    total: float
-    weights: np.ndarray
-
-
-def softmax_by_hand(scores_row: np.ndarray) -> SoftmaxByHand:
-    """The textbook route (no max subtraction) for one unmasked row of scores (Lk,): small numbers only."""
-    exps = np.exp(np.asarray(scores_row, dtype=np.float64))
-    total = float(exps.sum())
-    return SoftmaxByHand(exps, total, exps / total)

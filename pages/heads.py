@@ -4,6 +4,7 @@ import pandas as pd
 import streamlit as st
 
 from figures import attention_lines, query_bars, tiled_heads
+from ui import keep
 from ui.charts import memo_figure, show, show_table
 from ui.context import get_context
 from ui.errata_links import errata_links
@@ -32,19 +33,31 @@ QUANTITIES = {
     "v": (scene.v, scene.kv_tokens, dks, "signed"),
     "head_outputs": (scene.head_outputs, scene.tokens, dks, "signed"),
 }
+def default_query() -> int:
+    """Query 0 under a causal mask attends only to itself: start with the last query, which sees every key."""
+    return scene.len_q - 1 if settings.mask == "causal" else 0
+
+
 @st.fragment
 def all_heads() -> None:
     """The tiled view and its own controls: switching them reruns only this part."""
-    c1, c2 = st.columns([3, 1])
+    # one above the other: side by side, the toggle's label was cut ("One colour scale for all he…") at 1280 px
+    c1 = c2 = st.container()
+    key = keep.kept("heads_quantity", "weights", lang, valid=QUANTITIES.__contains__)
     quantity = c1.radio(tr("heads.quantity"), list(QUANTITIES), format_func=lambda q: tr(f"qty.{q}"),
-                        horizontal=True, key="heads_quantity")  # fmt: skip
-    shared = c2.toggle(tr("heads.shared_scale"), value=True, key="heads_shared", help=tr("heads.shared_help"))
+                        horizontal=True, key=key, on_change=keep.remember, args=("heads_quantity", key))  # fmt: skip
+    key = keep.kept("heads_shared", True)
+    shared = c2.toggle(tr("heads.shared_scale"), key=key, help=tr("heads.shared_help"),
+                       on_change=keep.remember, args=("heads_shared", key))  # fmt: skip
     stack, rows, cols, kind = QUANTITIES[quantity]
     st.caption(tr(f"qty.{quantity}.help"))
-    fig = memo_figure(("heads_tiled", settings, lang, style, quantity, shared), lambda: tiled_heads(
+    query = int(keep.value("heads_query", default_query()))
+    highlight = query if query < len(rows) else None
+    fig = memo_figure(("heads_tiled", settings, lang, style, quantity, shared, highlight), lambda: tiled_heads(
         stack, list(rows), None if cols is None else list(cols), tile_titles=heads, kind=kind,
-        shared_scale=shared, lang=lang, style=style,
+        shared_scale=shared, lang=lang, style=style, highlight_row=highlight,
     ))  # fmt: skip
+    st.session_state["_heads_highlighted"] = query
     show(fig, key="heads_tiled")
 
 
@@ -52,21 +65,23 @@ def all_heads() -> None:
 def one_query() -> None:
     """One query token in every head: bars and token-to-token lines, with their own controls."""
     st.header(tr("heads.one_query"))
-    if st.session_state.get("heads_query", 0) >= scene.len_q:
-        st.session_state["heads_query"] = 0
+    key = keep.kept("heads_query", default_query(), valid=lambda q: isinstance(q, int) and 0 <= q < scene.len_q)
     query = st.selectbox(tr("heads.pick_query"), range(scene.len_q), format_func=lambda i: scene.labels[i],
-                         key="heads_query")  # fmt: skip
+                         key=key, on_change=keep.remember, args=("heads_query", key))  # fmt: skip
+    if st.session_state.get("_heads_highlighted") != query:
+        st.rerun()  # the tiled view above highlights the chosen query's row
     bars = memo_figure(("heads_bars", settings, lang, style, query), lambda: query_bars(
         scene.weights[:, query, :], list(scene.kv_tokens), scene.labels[query], head_titles=heads,
         lang=lang, style=style,
     ))  # fmt: skip
     show(bars, key="heads_bars")
     st.subheader(tr("heads.lines"))
-    if "heads_lines_heads" in st.session_state:
-        st.session_state["heads_lines_heads"] = [i for i in st.session_state["heads_lines_heads"] if i < h]
-    chosen = st.multiselect(tr("heads.lines_heads"), range(h), default=list(range(min(h, 4))),
-                            format_func=lambda i: heads[i], key="heads_lines_heads")  # fmt: skip
-    all_queries = st.toggle(tr("heads.lines_all"), value=False, key="heads_lines_all")
+    key = keep.kept("heads_lines_heads", list(range(min(h, 4))), lang,
+                    valid=lambda v: isinstance(v, list) and all(isinstance(i, int) and i < h for i in v))
+    chosen = st.multiselect(tr("heads.lines_heads"), range(h), format_func=lambda i: heads[i], key=key,
+                            on_change=keep.remember, args=("heads_lines_heads", key))  # fmt: skip
+    key = keep.kept("heads_lines_all", False)
+    all_queries = st.toggle(tr("heads.lines_all"), key=key, on_change=keep.remember, args=("heads_lines_all", key))
     shown_query = None if all_queries else query
     lines = memo_figure(("heads_lines", settings, lang, style, tuple(chosen), shown_query), lambda: attention_lines(
         scene.weights, list(scene.tokens), list(scene.kv_tokens), heads=list(chosen), query=shown_query,

@@ -18,7 +18,7 @@ from explorer import (
     valid_head_counts,
     weight_blocks,
 )
-from mha_core.why import layer_norm_stats, residual_layer_norm, softmax_by_hand
+from mha_core.why import layer_norm_stats, residual_layer_norm
 
 
 @pytest.mark.parametrize(("length", "d_model", "base"), [(7, 6, 10000.0), (5, 9, 100.0)])
@@ -80,11 +80,3 @@ def test_layer_norm_stats_are_the_row_mean_and_std_of_torch_layer_norm():
     assert stats.max_abs_mean == pytest.approx(np.abs(want.mean(axis=1)).max(), abs=1e-12)
     assert stats.mean_std == pytest.approx(want.std(axis=1).mean(), rel=1e-9)
     assert stats.max_abs_mean < 1e-9 and stats.mean_std == pytest.approx(1.0, abs=1e-3)
-
-
-def test_softmax_by_hand_is_the_softmax():
-    row = np.array([0.3, -1.2, 2.0, 0.0])
-    parts = softmax_by_hand(row)
-    np.testing.assert_allclose(parts.exps, [math.exp(v) for v in row])
-    assert parts.total == pytest.approx(sum(math.exp(v) for v in row))
-    np.testing.assert_allclose(parts.weights, torch.softmax(torch.tensor(row), dim=0).numpy(), rtol=1e-12)

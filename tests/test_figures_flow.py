@@ -16,7 +16,9 @@ def labels(dot: str) -> list[str]:
     return [m.group(1) for line in dot.splitlines() if (m := LABEL.search(line))]
 
 
-@pytest.mark.parametrize(("h", "lanes"), [(1, [1]), (2, [1, 2]), (3, [1, 2, 3]), (8, [1, 2, 8]), (16, [1, 2, 16])])
+@pytest.mark.parametrize(
+    ("h", "lanes"), [(1, [1]), (2, [1, 2]), (3, [1, 2, 3]), (4, [1, 2, 3, 4]), (8, [1, 2, 3, 8]), (16, [1, 2, 3, 16])],
+)
 def test_lanes_are_the_first_heads_and_the_last(h, lanes):
     dot = pipeline_dot(11, 11, 64 if 64 % h == 0 else 48, h, WORDS)
     assert [int(n) for n in re.findall(r"head (\d+)\\n", dot)] == lanes
@@ -45,4 +47,4 @@ def test_translated_words_cannot_break_out_of_a_label():
     dot = pipeline_dot(11, 11, 64, 8, hostile)
     assert "evil" not in LABEL.sub('label=""', dot)  # with every label emptied, nothing of the words is left
     assert "<b>" not in dot
-    assert len(labels(dot)) == 3 + 3 * 3 + 1  # X, concat, output, three nodes per lane, the dots
+    assert len(labels(dot)) == 3 + 4 * 3 + 1  # X, concat, output, three nodes per lane, the dots

@@ -19,7 +19,10 @@ def test_production_settings():
     assert CONFIG["browser"]["gatherUsageStats"] is False
     assert client["showErrorDetails"] == "none"  # never a stack trace on the page
     assert CONFIG["runner"]["postScriptGC"] is False  # a full GC after every run: 7x slower under a class's load
-    assert CONFIG["theme"]["base"] == "light" and CONFIG["theme"]["primaryColor"].startswith("#")
+    # no base: a light and a dark theme, the browser's preference picks one (ui/screen.py)
+    assert "base" not in CONFIG["theme"]
+    for scheme in ("light", "dark"):
+        assert CONFIG["theme"][scheme]["primaryColor"].startswith("#")
 
 
 def test_the_served_app_uses_it():

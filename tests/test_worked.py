@@ -22,6 +22,19 @@ W_K = [np.array(w) for w in WORKED_EXAMPLE.w_k_heads]
 W_V = [np.array(w) for w in WORKED_EXAMPLE.w_v_heads]
 
 
+def round_half_up(v: float, digits: int) -> str:
+    """A student's rounding, written out independently of figures.numbers: shift the decimal digits of the
+    shortest decimal of v, add one half, cut."""
+    text = repr(float(v))
+    sign = "-" if text.startswith("-") else ""
+    whole, _, frac = text.lstrip("-").partition(".")
+    frac = frac.ljust(digits + 1, "0")
+    units = int(whole + frac[:digits]) + (1 if frac[digits] >= "5" else 0)
+    out = f"{units:0{digits + 1}d}"
+    result = f"{out[:-digits]}.{out[-digits:]}"
+    return "0" if units == 0 else sign + result
+
+
 def softmax_rows(s: np.ndarray) -> np.ndarray:
     e = np.exp(s - s.max(axis=-1, keepdims=True))
     return e / e.sum(axis=-1, keepdims=True)
@@ -86,8 +99,14 @@ def open_page(make_app, **state):
     return at
 
 
+def plain(tex: str) -> str:
+    """An equation as one line: the aligned environment that wraps long ones and its & and line breaks removed."""
+    tex = tex.strip("$\n ").replace(r"\begin{aligned}", "").replace(r"\end{aligned}", "")
+    return " ".join(tex.replace("&", "").replace(r" \\ ", " ").split())
+
+
 def latex_with(at, start: str) -> str:
-    found = [el.value for el in at.latex if el.value.strip("$\n ").startswith(start)]
+    found = [plain(el.value) for el in at.latex if plain(el.value).startswith(start)]
     assert found, start
     return found[0]
 
@@ -107,10 +126,11 @@ def test_page_shows_computed_numbers_whatever_the_sidebar_says(make_app, scene):
 
     at.toggle(key="worked_more_decimals").set_value(True).run()
     assert "1.4500" in latex_with(at, "Q_1 = X W_1^Q")
-    at.selectbox(key="worked_softmax_row").set_value((1, 1)).run()
+    at.selectbox(key="worked_softmax_row__en").set_value((1, 1)).run()
     assert not at.exception
     exp_line = latex_with(at, "e^")
-    assert f"{np.exp(scene.scores[1, 1, 0]):.5f}" in exp_line
+    read = round_half_up(scene.scores[1, 1, 0], 5)  # the score as the page shows it
+    assert f"e^{{{read}}} = {round_half_up(np.exp(float(read)), 5)}" in exp_line
 
 
 def test_page_runs_in_chinese(make_app):
@@ -118,3 +138,33 @@ def test_page_runs_in_chinese(make_app):
     assert any(h.value.startswith("第 1 步") for h in at.header)
     assert any("笔记在这里算错了" in w.value for w in at.warning)
     assert "1.45" in latex_with(at, "Q_1 = X W_1^Q")
+
+
+@pytest.mark.parametrize(("v", "digits", "written"), [
+    (0.145, 2, "0.15"), (-0.145, 2, "-0.15"), (2.675, 2, "2.68"), (1.005, 2, "1.01"), (0.144999, 2, "0.14"),
+    (0.0049, 2, "0"), (1.45, 1, "1.5"), (0.12345, 4, "0.1235"),
+])  # fmt: skip
+def test_numbers_are_rounded_like_a_student_rounds(v, digits, written):
+    from figures.numbers import by_hand
+
+    assert round_half_up(v, digits) == written  # the test's own rounding agrees with the table above
+    assert by_hand(v, digits) == written
+
+
+@pytest.mark.parametrize("digits", [3, 5])
+def test_softmax_as_shown_carries_the_digits_shown(scene, digits):
+    """Every row of the worked example redone the student's way: read the scores as shown, e^ of those,
+    rounded; the sum of the rounded e; each e over that sum, rounded."""
+    from figures.numbers import softmax_as_shown
+
+    for head in range(scene.n_heads):
+        for row in range(scene.len_q):
+            read, exps, weights, total = softmax_as_shown(scene.scores[head, row], digits)
+            shown = [round_half_up(s, digits) for s in scene.scores[head, row]]
+            assert [str(r) for r in read] == shown
+            e = [round_half_up(np.exp(float(s)), digits) for s in shown]
+            assert [str(x) for x in exps] == e
+            assert float(total) == pytest.approx(sum(float(x) for x in e), abs=1e-12)
+            assert [str(w) for w in weights] == [round_half_up(float(x) / float(total), digits) for x in e]
+            # and the by-hand weights are the core's to within the rounding
+            np.testing.assert_allclose([float(w) for w in weights], scene.weights[head, row], atol=3 * 10.0**-digits)

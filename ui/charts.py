@@ -128,13 +128,16 @@ def show(
 ) -> None:
     """One plotly figure, full width, PNG download in its toolbar; with `tensor`, a CSV download under it."""
     frozen = fig if isinstance(fig, FrozenFigure) else FrozenFigure(fig)
+    from ui.screen import png_options
+
+    png = png_options(key)  # the PNG export is named after the chart and its setting
     if uses_component():
-        data = {"spec": frozen.json, "v": frozen.version, "config": _COMPONENT_CONFIG,
+        data = {"spec": frozen.json, "v": frozen.version, "config": {**_COMPONENT_CONFIG, **png},
                 "src": f"app/static/{STATIC_NAME}",
                 "failed": t("chart.failed", str(st.session_state.get("lang", "en")))}  # fmt: skip
         _plot_component()(data=data, key=key, width="stretch")
     else:
-        st.plotly_chart(frozen.figure(), width="stretch", config=_CONFIG, key=key)
+        st.plotly_chart(frozen.figure(), width="stretch", config={**_CONFIG, **png}, key=key)
     if tensor is not None:
         from ui.export import tensor_csv
 

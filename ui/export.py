@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import json
 from collections.abc import Sequence
 
 import numpy as np
@@ -12,6 +13,7 @@ import streamlit as st
 from explorer import Scene, Settings
 from explorer.settings_io import SettingsFileError, settings_from_json, settings_to_json
 from ui import sticky
+from ui.share import student_link_panel
 
 _MSG = "_io_message"
 UPLOAD_KEY = "settings_upload"
@@ -34,12 +36,19 @@ def tensor_csv(values: np.ndarray, rows: Sequence[str] | None = None, cols: Sequ
     return df.to_csv(float_format="%.6g")
 
 
-def trace_npz(scene: Scene) -> bytes:
-    """Every array of the scene plus the tokens, as a compressed .npz (plain arrays, loads without pickle)."""
+def trace_npz(scene: Scene, settings: Settings | None = None, lang: str = "en") -> bytes:
+    """Every array of the scene plus the tokens, as a compressed .npz (plain arrays, loads without pickle).
+    `settings`: the setting it was computed from, as the settings file's JSON in a one-string array (`settings`,
+    loads back with explorer.settings_io.settings_from_json); edited cells, if any, as JSON in `edits`."""
     buf = io.BytesIO()
     arrays = dict(scene.arrays())
     arrays["tokens"] = np.array(scene.tokens, dtype=str)
     arrays["kv_tokens"] = np.array(scene.kv_tokens, dtype=str)
+    if settings is not None:
+        arrays["settings"] = np.array([settings_to_json(settings, lang)], dtype=str)
+        if settings.x_edits or settings.w_edits:
+            edits = {"x_edits": [list(e) for e in settings.x_edits], "w_edits": [list(e) for e in settings.w_edits]}
+            arrays["edits"] = np.array([json.dumps(edits)], dtype=str)
     np.savez_compressed(buf, **arrays)
     return buf.getvalue()
 
@@ -74,6 +83,7 @@ def export_panel(tr, settings: Settings, scene: Scene, lang: str) -> None:
     """The sidebar's share & export expander."""
     with st.sidebar.expander(tr("io.title"), icon=":material/link:"):
         st.caption(tr("io.link_help"))
+        student_link_panel(tr, settings, lang)
         st.download_button(
             tr("io.download_settings"), data=settings_to_json(settings, lang), file_name="mha-settings.json",
             mime="application/json", key="dl_settings", icon=":material/download:",
@@ -91,6 +101,6 @@ def export_panel(tr, settings: Settings, scene: Scene, lang: str) -> None:
                 text += " " + message_text(tr, params["problem"], rest)
             (st.error if kind == "error" else st.success)(text)
         st.download_button(
-            tr("io.download_npz"), data=lambda: trace_npz(scene), file_name="mha-trace.npz",
+            tr("io.download_npz"), data=lambda: trace_npz(scene, settings, lang), file_name="mha-trace.npz",
             mime="application/octet-stream", key="dl_npz", icon=":material/download:", help=tr("io.npz_help"),
         )  # fmt: skip

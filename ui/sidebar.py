@@ -13,7 +13,7 @@ import streamlit as st
 import i18n
 from explorer import LIMITS, MASKS, PRESETS, Problem, Settings, apply_preset, run_scene, validate
 from figures.style import FigureStyle
-from ui import sticky, urlstate
+from ui import screen, sticky, urlstate
 from ui.context import Context, set_context
 from ui.export import export_panel
 from ui.weight_source import fixed_size_widgets, pad_text_widget, real_sizes, sentence_tokens, source_widgets
@@ -193,11 +193,13 @@ def build_context() -> Context:
     tr = i18n.translator(lang)
     st.sidebar.toggle(tr("sb.present"), key="present", help=tr("sb.present_help"), bind="query-params")
     large = st.sidebar.toggle(tr("sb.large"), key="large", help=tr("sb.large_help"), bind="query-params")
+    dark = screen.theme_control(tr)
+    screen.reset_button(tr)
     candidate, problems = read_settings(tr)
     if urlstate.rejected_params():
         st.warning(tr("msg.url_rejected", names=", ".join(urlstate.rejected_params())), icon=":material/link:")
     urlstate.sync({"lang": lang, "preset": candidate.preset, "mask": candidate.mask, "padded": list(candidate.padded),
-                   "source": candidate.weight_source})
+                   "source": candidate.weight_source, "theme": st.session_state.get("theme", "auto")})
     last_good: Settings = st.session_state.get(_LAST_GOOD, DEFAULTS)
     if problems:
         for p in problems:
@@ -216,7 +218,9 @@ def build_context() -> Context:
         tr("sb.limits", tokens=LIMITS.max_tokens, d_model=LIMITS.max_d_model, heads=LIMITS.max_heads)
     )
     present = bool(st.session_state.get("present", False))
-    style = FigureStyle.large() if (large or present) else FigureStyle()
+    phone = screen.is_phone() and not (large or present)
+    style = (FigureStyle.large() if (large or present) else FigureStyle.phone() if phone else FigureStyle()).with_(
+        dark=dark)  # fmt: skip
     ctx = Context(lang=lang, t=tr, settings=settings, scene=scene, style=style, large=bool(large) or present,
                   present=present)
     export_panel(tr, settings, scene, lang)

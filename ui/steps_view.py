@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 import numpy as np
@@ -10,6 +11,7 @@ import streamlit as st
 
 from explorer import LIMITS, shape_table
 from figures import matrix_heatmap, tiled_heads
+from figures.style import FigureStyle
 from ui.charts import digest, latex_matrix, memo_figure, show
 from ui.context import Context
 
@@ -19,9 +21,13 @@ STEP_KEYS: tuple[str, ...] = ("input", "proj", "split", "scores", "mask", "softm
 class StepsView:
     """Draws step n of the pipeline for one context; `numbers_head` picks the head whose numbers are printed."""
 
-    def __init__(self, ctx: Context, numbers_head: int = 0) -> None:
+    def __init__(self, ctx: Context, numbers_head: int = 0, compact: bool = False) -> None:
         self.ctx, self.tr, self.scene, self.settings = ctx, ctx.t, ctx.scene, ctx.settings
         self.numbers_head = numbers_head
+        # compact (presentation): formula, one line of text and the chart; the rest waits for an expander
+        self.compact = compact
+        self.style = FigureStyle.present().with_(dark=ctx.style.dark) if compact else ctx.style
+        self._later: list[Callable[[], None]] = []
         self.heads = [self.tr("common.head_n", n=i + 1) for i in range(self.settings.n_heads)]
         self.small = self.scene.len_q * max(self.settings.d_model, self.scene.len_k) <= LIMITS.max_numbers_cells
         self.steps: dict[str, Callable[[], None]] = {k: getattr(self, f"_{k}") for k in STEP_KEYS}
@@ -31,38 +37,58 @@ class StepsView:
 
     def draw(self, n: int) -> None:
         key = STEP_KEYS[n]
-        st.header(f"{n + 1}. {self.title(key)}")
+        if not self.compact:
+            st.header(f"{n + 1}. {self.title(key)}", anchor=f"step-{n + 1}")
         st.latex(self.tr(f"steps.{key}.latex"))
+        self._later = []
         self.steps[key]()
+        if self._later:
+            with st.expander(self.tr("present.more"), icon=":material/unfold_more:"):
+                for part in self._later:
+                    part()
+
+    def _defer(self, part: Callable[[], None]) -> None:
+        """Draw now, or (compact) inside the step's expander after the chart."""
+        if self.compact:
+            self._later.append(part)
+        else:
+            part()
 
     # ---- helpers
     def _text(self, key: str, **kw: object) -> None:
-        st.markdown(self.tr(f"steps.{key}.text", **kw))
+        text = self.tr(f"steps.{key}.text", **kw)
+        if self.compact:
+            first = first_sentence(text)
+            st.markdown(first)
+            if first != text:
+                self._later.append(lambda: st.markdown(text))
+        else:
+            st.markdown(text)
 
     def _numbers(self, label: str, m: np.ndarray) -> None:
         tex = latex_matrix(m, max_cells=LIMITS.max_numbers_cells) if self.small else None
         if tex is not None:
-            st.latex(f"{label} = {tex}")
+            self._defer(lambda: st.latex(f"{label} = {tex}"))
 
     def _matrix(
         self, m: np.ndarray, rows: tuple[str, ...], title: str, key: str, value_name: str | None = None
     ) -> None:
         tr = self.tr
-        cache_key = ("steps_matrix", digest(m), rows, title, value_name, self.ctx.lang, self.ctx.style)
+        cache_key = ("steps_matrix", digest(m), rows, title, value_name, self.ctx.lang, self.style)
         fig = memo_figure(cache_key, lambda: matrix_heatmap(
             m, list(rows), None, title=title, kind="signed", row_title=tr("axis.token"),
             col_title=tr("axis.dimension"), value_name=value_name or tr("axis.value"),
-            lang=self.ctx.lang, style=self.ctx.style,
+            lang=self.ctx.lang, style=self.style,
         ))  # fmt: skip
         show(fig, key=key, tensor=m, rows=self._labels(rows), label=tr("common.csv"))
 
     def _heads(
         self, stack: np.ndarray, rows: tuple[str, ...], cols: tuple[str, ...] | None, kind: str, key: str
     ) -> None:
-        cache_key = ("steps_heads", digest(stack), rows, cols, kind, self.ctx.lang, self.ctx.style)
+        cache_key = ("steps_heads", digest(stack), rows, cols, kind, self.ctx.lang, self.style)
         fig = memo_figure(cache_key, lambda: tiled_heads(
             stack, list(rows), None if cols is None else list(cols), tile_titles=self.heads, kind=kind,
-            lang=self.ctx.lang, style=self.ctx.style,
+            lang=self.ctx.lang, style=self.style,
         ))  # fmt: skip
         col_labels = None if cols is None else self._labels(cols)
         show(fig, key=key, tensor=stack, rows=self._labels(rows), cols=col_labels, label=self.tr("common.csv"))
@@ -80,6 +106,17 @@ class StepsView:
 
     def _proj(self) -> None:
         scene, settings, tr = self.scene, self.settings, self.tr
+        if self.compact:  # one chart per screen: Q, K or V
+            text_col, pick_col = st.columns([3, 2], vertical_alignment="center")
+            with text_col:
+                self._text("proj", d=settings.d_model, dk=settings.d_k, h=settings.n_heads)
+            name = pick_col.segmented_control(tr("steps.proj.view"), ["Q", "K", "V"], default="Q", required=True,
+                                              key="proj_present_view", label_visibility="collapsed")  # fmt: skip
+            m, rows = {"Q": (scene.q, scene.tokens), "K": (scene.k, scene.kv_tokens),
+                       "V": (scene.v, scene.kv_tokens)}[name]
+            self._heads(m, rows, None, "signed", f"steps_{name}_heads")
+            self._numbers(f"Q_{{{self.numbers_head + 1}}}", scene.q[self.numbers_head])
+            return
         self._text("proj", d=settings.d_model, dk=settings.d_k, h=settings.n_heads)
         # A segmented control, not tabs: tabs render both views (six charts); this draws only the chosen three.
         views = {"per_head": tr("steps.proj.per_head"), "fused": tr("steps.proj.fused")}
@@ -100,15 +137,18 @@ class StepsView:
     def _split(self) -> None:
         scene, settings, tr = self.scene, self.settings, self.tr
         self._text("split", h=settings.n_heads, dk=settings.d_k)
-        batch = st.number_input(tr("steps.split.batch"), min_value=1, max_value=4096,
-                                value=max(1, len(scene.batch)), step=1,
-                                key="shape_batch", help=tr("steps.split.batch_help"))  # fmt: skip
+        default_batch = max(1, len(scene.batch))
+        batch = int(st.session_state.get("shape_batch", default_batch)) if self.compact else default_batch
+        if not self.compact:
+            batch = st.number_input(tr("steps.split.batch"), min_value=1, max_value=4096, value=default_batch,
+                                    step=1, key="shape_batch", help=tr("steps.split.batch_help"))  # fmt: skip
         table = shape_table(settings, scene.len_q, scene.len_k, batch=int(batch))
         st.table(pd.DataFrame(table, columns=[tr("steps.col_tensor"), tr("steps.col_shape"), tr("steps.col_now")]))
 
     def _scores(self) -> None:
         scene, settings = self.scene, self.settings
-        self._text("scores", dk=settings.d_k, factor=f"{scene.scale_factor:.4f}")
+        if settings.scale or not self.compact:
+            self._text("scores", dk=settings.d_k, factor=f"{scene.scale_factor:.4f}")
         if not settings.scale:
             st.warning(self.tr("steps.scores.unscaled"))
         self._heads(scene.scores, scene.tokens, scene.kv_tokens, "signed", "steps_scores")
@@ -119,7 +159,8 @@ class StepsView:
         if self.settings.mask == "none":
             st.info(self.tr("steps.mask.none"))
         else:
-            st.caption(self.tr(f"steps.mask.{self.settings.mask}"))
+            if not self.compact:
+                st.caption(self.tr(f"steps.mask.{self.settings.mask}"))
             self._heads(self.scene.masked_scores, self.scene.tokens, self.scene.kv_tokens, "signed", "steps_masked")
 
     def _softmax(self) -> None:
@@ -142,3 +183,9 @@ class StepsView:
         self._text("out", d=self.settings.d_model)
         self._matrix(self.scene.output, self.scene.tokens, self.tr("steps.out.title"), "steps_output")
         self._numbers(r"\mathrm{Output}", self.scene.output)
+
+
+def first_sentence(text: str) -> str:
+    """The first sentence of a step's text (English or Chinese): what fits one line on a projector."""
+    parts = re.split(r"(?<=\.)\s+(?=[A-Z])|(?<=。)(?=\S)", text.strip(), maxsplit=1)
+    return parts[0]

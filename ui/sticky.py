@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-STICKY: tuple[str, ...] = ("lang", "preset", "mask", "padded", "source")
+STICKY: tuple[str, ...] = ("lang", "preset", "mask", "padded", "source", "theme")
 
 
 def _copy(key: str) -> str:

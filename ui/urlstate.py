@@ -25,9 +25,11 @@ CHOICES: dict[str, tuple[tuple[str, ...], str]] = {
     "preset": (PRESETS, DEFAULTS.preset),
     "mask": (MASKS, DEFAULTS.mask),
     "source": (WEIGHT_SOURCES, DEFAULTS.weight_source),
+    "theme": (("auto", "light", "dark"), "auto"),  # ui/screen.py
 }
 INTS = {"d_model": (1, LIMITS.max_d_model), "n_heads": (1, LIMITS.max_heads), "seed": (0, LIMITS.max_seed),
-        "layer": (1, REAL_SIZES["layers"])}
+        "layer": (1, REAL_SIZES["layers"]),
+        "step": (1, 9)}  # step: the step /steps shows (ui/present.py; nine steps)
 BOOLS = ("cross", "scale", "add_pe", "large", "present")
 TEXTS = ("text", "text_kv", "text_pad")
 

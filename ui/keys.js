@@ -1,0 +1,48 @@
+// The keys a presentation clicker sends (Right/Left, PageDown/PageUp, Space/Shift+Space) click the
+// Next/Previous buttons of the step page; and, for a link that names a step, scroll to that step once.
+//
+// data: {next: widget key of the Next button, prev: widget key of the Previous button, scroll: anchor id or ""}
+
+const NEXT = new Set(["ArrowRight", "PageDown", " "]);
+const PREV = new Set(["ArrowLeft", "PageUp"]);
+
+function typing(target) {
+  if (!target || !target.tagName) return false;
+  return target.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(target.tagName);
+}
+
+export default function ({ data }) {
+  const onKey = (event) => {
+    if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey || typing(event.target)) return;
+    let which = null;
+    if (PREV.has(event.key) || (event.key === " " && event.shiftKey)) which = data.prev;
+    else if (NEXT.has(event.key)) which = data.next;
+    if (!which) return;
+    const button = document.querySelector(`.st-key-${which} button`);
+    event.preventDefault(); // Space would also scroll the page or press a focused button
+    if (button && !button.disabled) button.click();
+  };
+  if (data.next || data.prev) {
+    if (window.__mhaKeys) document.removeEventListener("keydown", window.__mhaKeys);
+    window.__mhaKeys = onKey;
+    document.addEventListener("keydown", onKey);
+  }
+  if (data.scroll && window.__mhaScrolled !== data.scroll) {
+    // the headings above it may still be drawing: try a few times
+    let tries = 0;
+    const go = () => {
+      const target = document.getElementById(data.scroll);
+      if (target) {
+        window.__mhaScrolled = data.scroll;
+        target.scrollIntoView({ block: "start" });
+      } else if (tries++ < 20) setTimeout(go, 150);
+    };
+    go();
+  }
+  return () => {
+    if (window.__mhaKeys === onKey) {
+      document.removeEventListener("keydown", onKey);
+      window.__mhaKeys = null;
+    }
+  };
+}
