@@ -17,7 +17,6 @@ from typing import Literal
 
 import torch
 from torch import Tensor, nn
-from torch.nn import functional as F
 
 from .config import AttentionConfig
 from .errors import AttentionError
@@ -174,8 +173,7 @@ def split_heads(x: Tensor, n_heads: int) -> Tensor:
 
 def merge_heads(x: Tensor) -> Tensor:
     """(..., h, L, d_k) -> (..., L, h * d_k): the inverse of split_heads, i.e. the concatenation."""
-    *lead, n_heads, length, d_k = x.shape
-    return x.transpose(-3, -2).reshape(*lead, length, n_heads * d_k)
+    return x.transpose(-3, -2).flatten(-2)  # (..., L, h, d_k) -> (..., L, h * d_k)
 
 
 def split_weight_columns(w: Tensor, n_heads: int) -> Tensor:
@@ -192,7 +190,7 @@ def merge_weight_columns(w_heads: Tensor) -> Tensor:
 
 def _linear(x: Tensor, w: Tensor, b: Tensor | None) -> Tensor:
     """x W + b: x (..., d_in), w (d_in, d_out) in the notes' convention, b (d_out,) or None."""
-    return F.linear(x, w.T, b)
+    return x @ w if b is None else x @ w + b
 
 
 def _masked_softmax(masked_scores: Tensor, mask: Tensor | None) -> Tensor:
@@ -351,6 +349,7 @@ class MultiHeadAttention(_NamedWeights, nn.Module):
         else:
             self.register_parameter("in_proj_bias", None)
             self.register_parameter("out_proj_bias", None)
+        self._qkv_views: tuple | None = None  # (W, b, their memory, W views, b views): see qkv_weights
 
     # ----- construction from given weights -------------------------------------------------
     @classmethod
@@ -429,6 +428,28 @@ class MultiHeadAttention(_NamedWeights, nn.Module):
         return cls.from_weights(torch_mha.num_heads, w_q, w_k, w_v, w_o, b_q, b_k, b_v, b_o)
 
     # ----- named views of the parameters (the weights themselves: _NamedWeights) ------------------
+    def qkv_weights(self) -> tuple[Tensor, Tensor, Tensor]:
+        """W^Q, W^K, W^V, each (d_model, d_model): views of [W^Q | W^K | W^V], made once per parameter.
+
+        A view shares the parameter's memory, so an in-place edit (W[i, j] = x, copy_, an optimiser step)
+        shows in it at once; a new parameter or new memory (assignment, .data = ..., .to(...)) gets new
+        views. With autograd on they are made afresh on every call, so gradients reach the parameters."""
+        return self._views()[0]
+
+    def qkv_biases(self) -> tuple[Tensor | None, Tensor | None, Tensor | None]:
+        """b^Q, b^K, b^V, each (d_model,): views of [b^Q | b^K | b^V] (as qkv_weights); all None without biases."""
+        return self._views()[1]
+
+    def _views(self) -> tuple[tuple[Tensor, Tensor, Tensor], tuple[Tensor | None, Tensor | None, Tensor | None]]:
+        w, b = self._parameters["in_proj_weight"], self._parameters["in_proj_bias"]
+        if torch.is_grad_enabled():
+            return super().qkv_weights(), super().qkv_biases()
+        memory = (w.data_ptr(), None if b is None else b.data_ptr())
+        cached = self._qkv_views
+        if cached is None or cached[0] is not w or cached[1] is not b or cached[2] != memory:
+            cached = self._qkv_views = (w, b, memory, super().qkv_weights(), super().qkv_biases())
+        return cached[3], cached[4]
+
     @property
     def n_heads(self) -> int:
         return self.config.n_heads
@@ -459,9 +480,9 @@ class MultiHeadAttention(_NamedWeights, nn.Module):
         formulation="per_head" computes each head with its own W_i (notes 000/001, `_per_head`) instead
         of the fused matrices split by reshape (notes 002/004, below); both give the same numbers.
         """
-        h = self.n_heads
-        d_model, dtype = self.config.d_model, self.out_proj_weight.dtype
-        x_q, x_k, x_v, batched = _check_inputs(query, key, value, d_model, dtype, formulation)
+        h, scale = self.n_heads, self.scale_factor
+        w_o, b_o = self.out_proj_weight, self.out_proj_bias  # W^O (d_model, d_model), b^O (d_model,) or None
+        x_q, x_k, x_v, batched = _check_inputs(query, key, value, self.config.d_model, w_o.dtype, formulation)
         bsz, len_q, len_k = x_q.shape[0], x_q.shape[1], x_k.shape[1]
         mask = _additive_mask(attn_mask, key_padding_mask, causal, (bsz, h, len_q, len_k), batched, x_q.dtype)
         if formulation == "per_head":
@@ -472,19 +493,18 @@ class MultiHeadAttention(_NamedWeights, nn.Module):
             q = split_heads(_linear(x_q, w_q, b_q), h)  # (B, h, Lq, d_k)   Q = X W^Q, split into heads
             k = split_heads(_linear(x_k, w_k, b_k), h)  # (B, h, Lk, d_k)   K = X W^K
             v = split_heads(_linear(x_v, w_v, b_v), h)  # (B, h, Lk, d_k)   V = X W^V
-            scores = (q @ k.transpose(-2, -1)) * self.scale_factor  # (B, h, Lq, Lk)
+            scores = (q @ k.transpose(-2, -1)) * scale  # (B, h, Lq, Lk)
             masked_scores = scores if mask is None else scores + mask  # (B, h, Lq, Lk)
             weights = _masked_softmax(masked_scores, mask)  # (B, h, Lq, Lk)
             head_outputs = weights @ v  # (B, h, Lq, d_k)   head_i = A_i V_i
         concat = merge_heads(head_outputs)  # (B, Lq, d_model)
-        output = _linear(concat, self.out_proj_weight, self.out_proj_bias)  # (B, Lq, d_model)   W^O (+ b^O)
+        output = _linear(concat, w_o, b_o)  # (B, Lq, d_model)   Y = Concat W^O (+ b^O)
         hidden = None if mask is None else torch.isneginf(mask).expand(bsz, h, len_q, len_k)  # (B, h, Lq, Lk)
         tensors = (x_q, x_k, x_v, q, k, v, scores, masked_scores, weights, head_outputs, concat, output, hidden)
         if not batched:
             tensors = tuple(None if t is None else t[0] for t in tensors)  # drop the batch axis again
         return AttentionTrace(
-            *tensors, self.in_proj_weight, self.in_proj_bias, self.out_proj_weight, self.out_proj_bias,
-            n_heads=h, scale_factor=self.scale_factor,
+            *tensors, self.in_proj_weight, self.in_proj_bias, w_o, b_o, n_heads=h, scale_factor=scale,
         )  # fmt: skip
 
     def _per_head(
