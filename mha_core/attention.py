@@ -441,6 +441,7 @@ class MultiHeadAttention(_NamedWeights, nn.Module):
         return self._views()[1]
 
     def _views(self) -> tuple[tuple[Tensor, Tensor, Tensor], tuple[Tensor | None, Tensor | None, Tensor | None]]:
+        """(W^Q, W^K, W^V), (b^Q, b^K, b^V); kept with the parameters and memory they view (qkv_weights)."""
         w, b = self._parameters["in_proj_weight"], self._parameters["in_proj_bias"]
         if torch.is_grad_enabled():
             return super().qkv_weights(), super().qkv_biases()
