@@ -1,0 +1,294 @@
+"""The rules of a live class, in one place: who may change a room, what a student may send, the limits.
+
+`Rooms` sits on a backend (SQLite or Redis, same primitives) and knows nothing of pages: it takes and gives
+plain strings, ints and dicts. Every refusal is a `LiveError` whose `code` names a translated message
+(`live.err.<code>`); a backend that cannot be reached raises `StoreUnavailable`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import secrets
+import time
+import unicodedata
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+# No 0/O, 1/I/L, no vowels-only confusion: what a student reads off a projector and types on a phone.
+ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
+CODE_LEN = 6
+
+
+@dataclass(frozen=True)
+class Limits:
+    max_rooms: int = 200  # open rooms in one store
+    max_students: int = 300  # per room
+    max_nickname: int = 24  # characters
+    max_state: int = 16 * 1024  # bytes of the teacher's state
+    max_question: int = 16 * 1024  # bytes of one serialised question
+    max_options: int = 12
+    ttl: float = 12 * 3600.0  # a room expires this long after it was opened
+    seen_window: float = 15.0  # a student is connected while their last heartbeat is this recent
+
+
+class LiveError(ValueError):
+    """A refused request; `code` names the translated message `live.err.<code>`, `params` fill it."""
+
+    def __init__(self, code: str, **params: Any) -> None:
+        super().__init__(code)
+        self.code, self.params = code, params
+
+
+class StoreUnavailable(LiveError):
+    """The room store did not answer in time (Redis down, database locked): the app works on its own."""
+
+    def __init__(self) -> None:
+        super().__init__("store_down")
+
+
+@dataclass(frozen=True)
+class Ticket:
+    """What the teacher gets once: the join code and the teacher key (never stored, only its hash)."""
+
+    code: str
+    key: str
+
+
+@dataclass(frozen=True)
+class Room:
+    """What anyone in the room may see. `answer` is None until the teacher reveals the question."""
+
+    code: str
+    version: int
+    state: dict[str, Any]
+    question: dict[str, Any] | None
+    qid: str
+    revealed: bool
+    answer: int | None
+    expires: float
+
+
+@dataclass(frozen=True)
+class Presence:
+    joined: int  # students who ever joined (the room's limit counts these)
+    connected: int  # heartbeat within the window
+    following: int  # connected and following the teacher
+
+
+@dataclass(frozen=True)
+class Answer:
+    sid: str
+    choice: int
+    nickname: str
+    at: float
+
+
+@dataclass
+class Record:
+    """A room as a backend stores it (every field a plain value)."""
+
+    code: str
+    teacher_hash: str
+    created: float
+    expires: float
+    ended: int = 0
+    version: int = 0
+    state: str = "{}"
+    question: str = ""
+    qid: str = ""
+    answer: int = -1
+    revealed: int = 0
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+class Backend(Protocol):
+    """Storage primitives; each call is one short, atomic operation with a fast timeout."""
+
+    def ping(self) -> None: ...
+    def insert_room(self, rec: Record, now: float, max_rooms: int) -> bool: ...  # False: code taken
+    def load_room(self, code: str) -> Record | None: ...
+    def load_version(self, code: str) -> tuple[int, int, float] | None: ...  # (version, ended, expires)
+    def update_room(self, code: str, fields: dict[str, Any]) -> int: ...  # bumps and returns the version
+    def add_student(self, code: str, sid: str, now: float, max_students: int, expires: float) -> bool: ...
+    def has_student(self, code: str, sid: str) -> bool: ...
+    def touch(self, code: str, sid: str, now: float, following: bool) -> None: ...
+    def presence(self, code: str, since: float) -> tuple[int, int, int]: ...
+    def put_answer(self, code: str, qid: str, sid: str, choice: int, nickname: str, now: float,
+                   expires: float) -> None: ...  # fmt: skip
+    def get_answers(self, code: str, qid: str) -> list[tuple[str, int, str, float]]: ...
+
+
+def _hash(key: str) -> str:
+    return hashlib.sha256(key.encode("utf-8")).hexdigest()
+
+
+def normalise_code(raw: object) -> str:
+    """A typed or linked join code in its canonical form; LiveError('bad_code') when it cannot be one."""
+    text = str(raw or "").strip().upper().replace(" ", "").replace("-", "")
+    if len(text) != CODE_LEN or any(c not in ALPHABET for c in text):
+        raise LiveError("bad_code", n=CODE_LEN)
+    return text
+
+
+def clean_nickname(raw: object, limit: int) -> str:
+    """An optional nickname: control characters dropped, whitespace collapsed; too long is refused.
+    Markup is kept as typed and must be shown as text (the UI escapes it)."""
+    text = "".join(c for c in str(raw or "") if unicodedata.category(c)[0] != "C")
+    text = " ".join(text.split())
+    if len(text) > limit:
+        raise LiveError("nickname_too_long", limit=limit)
+    return text
+
+
+def _valid_sid(sid: object) -> bool:
+    return isinstance(sid, str) and 8 <= len(sid) <= 64 and sid.isascii() and all(c.isalnum() or c in "-_" for c in sid)
+
+
+class Rooms:
+    """The room store's interface: create/lead/ask/reveal/end for the teacher, join/heartbeat/submit for students."""
+
+    def __init__(self, backend: Backend, limits: Limits | None = None, clock: Callable[[], float] = time.time) -> None:
+        self.backend, self.limits, self.clock = backend, limits or Limits(), clock
+
+    # ---- anyone
+    def ping(self) -> None:
+        self.backend.ping()
+
+    def _record(self, code: object) -> Record:
+        code = normalise_code(code)
+        rec = self.backend.load_room(code)
+        if rec is None:
+            raise LiveError("unknown_room", room=code)
+        if rec.ended:
+            raise LiveError("ended", room=code)
+        if rec.expires <= self.clock():
+            raise LiveError("expired", room=code)
+        return rec
+
+    def room(self, code: object) -> Room:
+        """The room as a student sees it (the right answer only after the reveal)."""
+        rec = self._record(code)
+        question = json.loads(rec.question) if rec.question else None
+        return Room(rec.code, rec.version, json.loads(rec.state or "{}"), question, rec.qid, bool(rec.revealed),
+                    rec.answer if rec.revealed else None, rec.expires)  # fmt: skip
+
+    def version(self, code: object) -> int:
+        """The room's version: the cheap call a follower polls. Raises when the room is gone."""
+        code = normalise_code(code)
+        row = self.backend.load_version(code)
+        if row is None:
+            raise LiveError("unknown_room", room=code)
+        version, ended, expires = row
+        if ended:
+            raise LiveError("ended", room=code)
+        if expires <= self.clock():
+            raise LiveError("expired", room=code)
+        return version
+
+    # ---- the teacher
+    def create(self) -> Ticket:
+        """Open a room: a fresh join code and the teacher key (shown once; only its hash is kept)."""
+        now = self.clock()
+        key = secrets.token_urlsafe(12)
+        for _ in range(20):
+            code = "".join(secrets.choice(ALPHABET) for _ in range(CODE_LEN))
+            rec = Record(code=code, teacher_hash=_hash(key), created=now, expires=now + self.limits.ttl)
+            if self.backend.insert_room(rec, now, self.limits.max_rooms):
+                return Ticket(code, key)
+        raise LiveError("too_many_rooms", limit=self.limits.max_rooms)  # pragma: no cover - 31^6 codes
+
+    def _teacher(self, code: object, key: object) -> Record:
+        rec = self._record(code)
+        if not isinstance(key, str) or not hmac.compare_digest(_hash(key), rec.teacher_hash):
+            raise LiveError("not_teacher")
+        return rec
+
+    def check_teacher(self, code: object, key: object) -> str:
+        """The canonical code when `key` is this room's teacher key (a reload takes the room back)."""
+        return self._teacher(code, key).code
+
+    def lead(self, code: object, key: object, state: dict[str, Any]) -> int:
+        """The teacher's page, settings and step; students follow it. Returns the new version."""
+        rec = self._teacher(code, key)
+        text = json.dumps(state, ensure_ascii=False, sort_keys=True)
+        if len(text.encode("utf-8")) > self.limits.max_state:
+            raise LiveError("too_big")
+        if text == rec.state:
+            return rec.version
+        return self.backend.update_room(rec.code, {"state": text})
+
+    def ask(self, code: object, key: object, question: dict[str, Any], answer: int) -> str:
+        """Send a question to every student; the answer index stays hidden until `reveal`. Returns its id."""
+        rec = self._teacher(code, key)
+        options = question.get("options")
+        if not isinstance(options, list) or not 2 <= len(options) <= self.limits.max_options:
+            raise LiveError("bad_question")
+        if not (isinstance(answer, int) and 0 <= answer < len(options)):
+            raise LiveError("bad_question")
+        text = json.dumps(question, ensure_ascii=False, sort_keys=True)
+        if len(text.encode("utf-8")) > self.limits.max_question:
+            raise LiveError("too_big")
+        qid = secrets.token_hex(6)
+        self.backend.update_room(rec.code, {"question": text, "qid": qid, "answer": answer, "revealed": 0})
+        return qid
+
+    def reveal(self, code: object, key: object) -> None:
+        rec = self._teacher(code, key)
+        if not rec.qid:
+            raise LiveError("no_question")
+        self.backend.update_room(rec.code, {"revealed": 1})
+
+    def end(self, code: object, key: object) -> None:
+        rec = self._teacher(code, key)
+        self.backend.update_room(rec.code, {"ended": 1})
+
+    def presence(self, code: object, key: object) -> Presence:
+        rec = self._teacher(code, key)
+        return Presence(*self.backend.presence(rec.code, self.clock() - self.limits.seen_window))
+
+    def answers(self, code: object, key: object) -> list[Answer]:
+        """Every answer to the current question (one per student), oldest first."""
+        rec = self._teacher(code, key)
+        if not rec.qid:
+            return []
+        rows = self.backend.get_answers(rec.code, rec.qid)
+        return sorted((Answer(*row) for row in rows), key=lambda a: (a.at, a.sid))
+
+    # ---- students
+    def join(self, code: object, sid: object = None) -> tuple[str, str]:
+        """(canonical code, student id). A known id (a reload) joins again without counting twice."""
+        rec = self._record(code)
+        if _valid_sid(sid) and self.backend.has_student(rec.code, str(sid)):
+            return rec.code, str(sid)
+        new = secrets.token_urlsafe(12)
+        if not self.backend.add_student(rec.code, new, self.clock(), self.limits.max_students, rec.expires):
+            raise LiveError("room_full", limit=self.limits.max_students)
+        return rec.code, new
+
+    def _student(self, code: object, sid: object) -> Record:
+        rec = self._record(code)
+        if not _valid_sid(sid) or not self.backend.has_student(rec.code, str(sid)):
+            raise LiveError("not_joined")
+        return rec
+
+    def heartbeat(self, code: object, sid: object, following: bool) -> None:
+        code = normalise_code(code)
+        if not _valid_sid(sid):
+            raise LiveError("not_joined")
+        self.backend.touch(code, str(sid), self.clock(), bool(following))
+
+    def submit(self, code: object, sid: object, qid: object, choice: object, nickname: object = "") -> None:
+        """A student's answer to the current question; sending again replaces it (counted once)."""
+        rec = self._student(code, sid)
+        if not rec.qid or qid != rec.qid:
+            raise LiveError("no_question")
+        if rec.revealed:
+            raise LiveError("closed")
+        n_options = len(json.loads(rec.question).get("options", []))
+        if isinstance(choice, bool) or not isinstance(choice, int) or not 0 <= choice < n_options:
+            raise LiveError("bad_choice")
+        nick = clean_nickname(nickname, self.limits.max_nickname)
+        self.backend.put_answer(rec.code, rec.qid, str(sid), choice, nick, self.clock(), rec.expires)

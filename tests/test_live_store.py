@@ -1,0 +1,346 @@
+"""The live-class room store (liveclass/), the same specification against both backends: SQLite in a file and a
+real redis-server. Who may change a room, what students may send, limits, expiry, and the store going away."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from liveclass import ALPHABET, CODE_LEN, Limits, LiveError, Rooms, StoreUnavailable, normalise_code
+from liveclass.sqlite_backend import SqliteBackend
+from tests.browser import ROOT
+from tests.live_redis import REDIS_SERVER, redis_server, start_redis, stop
+
+QUESTION = {"kind": "argmax", "options": ["0:a", "1:b", "2:c"], "params": {"head": 1}}
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1_000_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture(scope="module")
+def redis_url(tmp_path_factory):
+    if REDIS_SERVER is None:
+        pytest.skip("redis-server is not installed (.ci/run installs it)")
+    with redis_server(tmp_path_factory.mktemp("redis")) as (url, _, _):
+        yield url
+
+
+@pytest.fixture(params=["sqlite", "redis"])
+def make_rooms(request, tmp_path):
+    """A factory of Rooms on a fresh store of each backend; the same call twice shares one store."""
+    if request.param == "sqlite":
+        path = tmp_path / "live.sqlite3"
+
+        def backend():
+            return SqliteBackend(path)
+    else:
+        import redis
+
+        from liveclass.redis_backend import RedisBackend
+
+        url = request.getfixturevalue("redis_url")
+        redis.Redis.from_url(url).flushall()
+
+        def backend():
+            return RedisBackend(url)
+
+    def factory(limits: Limits | None = None, clock=None) -> Rooms:
+        return Rooms(backend(), limits or Limits(), **({"clock": clock} if clock else {}))
+
+    return factory
+
+
+# ---------------------------------------------------------------- codes
+def test_codes_are_short_and_free_of_ambiguous_characters(make_rooms):
+    rooms = make_rooms()
+    codes = {rooms.create().code for _ in range(20)}
+    assert len(codes) == 20
+    for code in codes:
+        assert len(code) == CODE_LEN and set(code) <= set(ALPHABET)
+    assert not set(ALPHABET) & set("01OIL")
+
+
+@pytest.mark.parametrize("typed", ["abc-def", " AB CD EF ", "abcdef"])
+def test_a_typed_code_is_normalised(typed):
+    assert normalise_code(typed) == "ABCDEF"
+
+
+@pytest.mark.parametrize("bad", ["", "ABC", "ABCDEFG", "ABCDE0", "ABCDEI", "ÄBCDEF", "<b>hi", None, "１２３４５６"])
+def test_a_malformed_code_is_refused(bad):
+    with pytest.raises(LiveError) as err:
+        normalise_code(bad)
+    assert err.value.code == "bad_code"
+
+
+def test_an_unknown_code_is_refused(make_rooms):
+    rooms = make_rooms()
+    with pytest.raises(LiveError) as err:
+        rooms.join("ZZZZZZ")
+    assert err.value.code == "unknown_room"
+    with pytest.raises(LiveError):
+        rooms.version("ZZZZZZ")
+
+
+# ---------------------------------------------------------------- teacher leads, students follow
+def test_the_teacher_leads_and_every_change_bumps_the_version(make_rooms):
+    rooms = make_rooms()
+    t = rooms.create()
+    v0 = rooms.version(t.code)
+    v1 = rooms.lead(t.code, t.key, {"page": "heads", "settings": "{}", "step": 2})
+    assert v1 > v0 and rooms.version(t.code) == v1
+    assert rooms.lead(t.code, t.key, {"page": "heads", "settings": "{}", "step": 2}) == v1  # no change, no bump
+    code, _ = rooms.join(t.code.lower())
+    assert rooms.room(code).state == {"page": "heads", "settings": "{}", "step": 2}
+
+
+def test_a_second_process_sees_the_room(make_rooms):
+    """A second store object (another server process, or the same one after a restart) shares every room."""
+    a, b = make_rooms(), make_rooms()
+    t = a.create()
+    a.lead(t.code, t.key, {"page": "steps"})
+    assert b.room(t.code).state == {"page": "steps"}
+    assert b.check_teacher(t.code, t.key) == t.code  # a reload takes the room back with the key
+
+
+@pytest.mark.parametrize("key", ["", "wrong", None, 123, "x" * 10_000])
+def test_only_the_teacher_key_changes_the_room(make_rooms, key):
+    rooms = make_rooms()
+    t = rooms.create()
+    _, sid = rooms.join(t.code)
+    version = rooms.version(t.code)
+    for call in (lambda: rooms.lead(t.code, key, {"page": "x"}), lambda: rooms.ask(t.code, key, QUESTION, 0),
+                 lambda: rooms.reveal(t.code, key), lambda: rooms.end(t.code, key),
+                 lambda: rooms.answers(t.code, key), lambda: rooms.presence(t.code, key),
+                 lambda: rooms.lead(t.code, sid, {"page": "x"})):  # fmt: skip
+        with pytest.raises(LiveError) as err:
+            call()
+        assert err.value.code == "not_teacher"
+    assert rooms.version(t.code) == version
+
+
+def test_ending_a_room_sends_everyone_back(make_rooms):
+    rooms = make_rooms()
+    t = rooms.create()
+    rooms.join(t.code)
+    rooms.end(t.code, t.key)
+    for call in (lambda: rooms.version(t.code), lambda: rooms.join(t.code), lambda: rooms.lead(t.code, t.key, {})):
+        with pytest.raises(LiveError) as err:
+            call()
+        assert err.value.code == "ended"
+
+
+def test_a_room_expires_after_twelve_hours(make_rooms):
+    clock = Clock()
+    rooms = make_rooms(clock=clock)
+    t = rooms.create()
+    clock.now += 11.9 * 3600
+    rooms.version(t.code)
+    clock.now += 0.2 * 3600
+    with pytest.raises(LiveError) as err:
+        rooms.join(t.code)
+    assert err.value.code == "expired"
+
+
+# ---------------------------------------------------------------- presence
+def test_presence_counts_connected_and_following_students(make_rooms):
+    clock = Clock()
+    rooms = make_rooms(clock=clock)
+    t = rooms.create()
+    sids = [rooms.join(t.code)[1] for _ in range(4)]
+    for i, sid in enumerate(sids):
+        rooms.heartbeat(t.code, sid, following=i != 0)
+    p = rooms.presence(t.code, t.key)
+    assert (p.joined, p.connected, p.following) == (4, 4, 3)
+    clock.now += 20  # two of them stop sending heartbeats
+    rooms.heartbeat(t.code, sids[0], following=True)
+    rooms.heartbeat(t.code, sids[1], following=False)
+    p = rooms.presence(t.code, t.key)
+    assert (p.joined, p.connected, p.following) == (4, 2, 1)
+
+
+def test_a_reload_joins_again_without_counting_twice(make_rooms):
+    rooms = make_rooms()
+    t = rooms.create()
+    _, sid = rooms.join(t.code)
+    assert rooms.join(t.code, sid) == (t.code, sid)
+    assert rooms.join(t.code, "not a valid id!")[1] != sid  # a made-up id is a new student
+    assert rooms.presence(t.code, t.key).joined == 2
+
+
+def test_heartbeat_of_a_stranger_changes_nothing(make_rooms):
+    rooms = make_rooms()
+    t = rooms.create()
+    rooms.heartbeat(t.code, "abcdefgh12345", following=True)
+    assert rooms.presence(t.code, t.key).joined == 0
+
+
+# ---------------------------------------------------------------- questions
+def test_answers_stay_hidden_until_the_reveal_and_count_once(make_rooms):
+    rooms = make_rooms()
+    t = rooms.create()
+    students = [rooms.join(t.code)[1] for _ in range(3)]
+    qid = rooms.ask(t.code, t.key, QUESTION, answer=2)
+    room = rooms.room(t.code)
+    assert room.question == QUESTION and room.qid == qid and room.answer is None and not room.revealed
+    rooms.submit(t.code, students[0], qid, 2, "Ann")
+    rooms.submit(t.code, students[0], qid, 2, "Ann")  # a double click
+    rooms.submit(t.code, students[1], qid, 0)
+    rooms.submit(t.code, students[1], qid, 1)  # changed their mind: replaces, not adds
+    answers = rooms.answers(t.code, t.key)
+    assert sorted((a.sid, a.choice) for a in answers) == sorted([(students[0], 2), (students[1], 1)])
+    assert [a.nickname for a in answers if a.sid == students[0]] == ["Ann"]
+    rooms.reveal(t.code, t.key)
+    room = rooms.room(t.code)
+    assert room.revealed and room.answer == 2
+    with pytest.raises(LiveError) as err:
+        rooms.submit(t.code, students[2], qid, 0)
+    assert err.value.code == "closed"
+    qid2 = rooms.ask(t.code, t.key, QUESTION, answer=0)  # a new question starts with no answers, hidden again
+    assert qid2 != qid and rooms.answers(t.code, t.key) == [] and rooms.room(t.code).answer is None
+
+
+@pytest.mark.parametrize("choice", [-1, 3, 1.0, "1", True, None, 10**30])
+def test_a_choice_that_is_not_an_option_is_refused(make_rooms, choice):
+    rooms = make_rooms()
+    t = rooms.create()
+    _, sid = rooms.join(t.code)
+    qid = rooms.ask(t.code, t.key, QUESTION, answer=0)
+    with pytest.raises(LiveError) as err:
+        rooms.submit(t.code, sid, qid, choice)
+    assert err.value.code == "bad_choice"
+    assert rooms.answers(t.code, t.key) == []
+
+
+def test_a_student_who_did_not_join_or_answers_an_old_question_is_refused(make_rooms):
+    rooms = make_rooms()
+    t = rooms.create()
+    _, sid = rooms.join(t.code)
+    qid = rooms.ask(t.code, t.key, QUESTION, answer=0)
+    with pytest.raises(LiveError) as err:
+        rooms.submit(t.code, "abcdefgh12345", qid, 0)
+    assert err.value.code == "not_joined"
+    with pytest.raises(LiveError) as err:
+        rooms.submit(t.code, sid, "000000000000", 0)
+    assert err.value.code == "no_question"
+
+
+def test_nicknames_are_length_limited_and_kept_as_typed_text(make_rooms):
+    rooms = make_rooms()
+    t = rooms.create()
+    _, sid = rooms.join(t.code)
+    qid = rooms.ask(t.code, t.key, QUESTION, answer=0)
+    with pytest.raises(LiveError) as err:
+        rooms.submit(t.code, sid, qid, 0, "x" * 25)
+    assert err.value.code == "nickname_too_long"
+    rooms.submit(t.code, sid, qid, 0, "<b>Bo</b>\x00\n  **x**")
+    assert rooms.answers(t.code, t.key)[0].nickname == "<b>Bo</b> **x**"  # control characters dropped, not markup
+
+
+@pytest.mark.parametrize("question, answer", [({"options": ["a"]}, 0), ({"options": "ab"}, 0),
+                                              ({"options": ["a", "b"]}, 2), ({"options": ["a"] * 13}, 0),
+                                              ({"options": ["a", "b"], "x": "y" * 20_000}, 0)])  # fmt: skip
+def test_a_malformed_question_is_refused(make_rooms, question, answer):
+    rooms = make_rooms()
+    t = rooms.create()
+    with pytest.raises(LiveError):
+        rooms.ask(t.code, t.key, question, answer)
+
+
+# ---------------------------------------------------------------- limits
+def test_limits_on_rooms_and_students(make_rooms):
+    rooms = make_rooms(Limits(max_rooms=2, max_students=3))
+    a = rooms.create()
+    rooms.create()
+    with pytest.raises(LiveError) as err:
+        rooms.create()
+    assert err.value.code == "too_many_rooms" and err.value.params == {"limit": 2}
+    rooms.end(a.code, a.key)  # an ended room frees its place
+    b = rooms.create()
+    sids = [rooms.join(b.code)[1] for _ in range(3)]
+    with pytest.raises(LiveError) as err:
+        rooms.join(b.code)
+    assert err.value.code == "room_full"
+    assert rooms.join(b.code, sids[0])[1] == sids[0]  # a reload of a student already in is still welcome
+
+
+def test_the_student_limit_holds_when_many_join_at_once(make_rooms):
+    from concurrent.futures import ThreadPoolExecutor
+
+    rooms = make_rooms(Limits(max_students=10))
+    t = rooms.create()
+
+    def join(_):
+        try:
+            return rooms.join(t.code)[1]
+        except LiveError as e:
+            return e.code
+
+    with ThreadPoolExecutor(8) as pool:
+        results = list(pool.map(join, range(30)))
+    assert sum(r != "room_full" for r in results) == 10
+    assert rooms.presence(t.code, t.key).joined == 10
+
+
+# ---------------------------------------------------------------- sharing and failure
+def test_sqlite_is_shared_by_another_process(tmp_path):
+    path = tmp_path / "live.sqlite3"
+    rooms = Rooms(SqliteBackend(path))
+    t = rooms.create()
+    qid = rooms.ask(t.code, t.key, QUESTION, answer=1)
+    script = (
+        "import sys; from liveclass import Rooms; from liveclass.sqlite_backend import SqliteBackend\n"
+        f"r = Rooms(SqliteBackend({str(path)!r})); code, sid = r.join({t.code!r}); r.submit(code, sid, {qid!r}, 1)"
+    )
+    subprocess.run([sys.executable, "-c", script], cwd=ROOT, check=True, timeout=60)
+    assert [a.choice for a in rooms.answers(t.code, t.key)] == [1]
+
+
+def test_sqlite_unreachable_is_reported_not_raised_raw(tmp_path):
+    with pytest.raises(StoreUnavailable):
+        SqliteBackend(tmp_path / "no" / "such" / "dir" / "live.sqlite3")
+
+
+@pytest.mark.skipif(REDIS_SERVER is None, reason="redis-server is not installed (.ci/run installs it)")
+def test_redis_going_away_and_coming_back(tmp_path):
+    from liveclass.redis_backend import RedisBackend
+
+    port_dir = tmp_path / "data"
+    port_dir.mkdir()
+    with redis_server(port_dir) as (url, proc, port):
+        rooms = Rooms(RedisBackend(url, cooldown=0.5))
+        t = rooms.create()
+        rooms.lead(t.code, t.key, {"page": "heads"})
+        os.kill(proc.pid, signal.SIGSTOP)  # hangs: every call must give up fast
+        try:
+            t0 = time.perf_counter()
+            with pytest.raises(StoreUnavailable):
+                rooms.version(t.code)
+            assert time.perf_counter() - t0 < 1.5
+            t0 = time.perf_counter()
+            with pytest.raises(StoreUnavailable):  # within the cooldown: no network at all
+                rooms.version(t.code)
+            assert time.perf_counter() - t0 < 0.05
+        finally:
+            os.kill(proc.pid, signal.SIGCONT)
+        stop(proc)  # gone: connection refused
+        time.sleep(0.6)
+        with pytest.raises(StoreUnavailable):
+            rooms.join(t.code)
+        proc2 = start_redis(port, port_dir)  # back, with its append-only file
+        try:
+            time.sleep(0.6)  # past the cooldown
+            assert rooms.room(t.code).state == {"page": "heads"}
+            rooms.lead(t.code, t.key, {"page": "steps"})
+            assert rooms.room(t.code).state == {"page": "steps"}
+        finally:
+            stop(proc2)
