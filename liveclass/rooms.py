@@ -257,6 +257,18 @@ class Rooms:
         rows = self.backend.get_answers(rec.code, rec.qid)
         return sorted((Answer(*row) for row in rows), key=lambda a: (a.at, a.sid))
 
+    def tally(self, code: object, key: object = None) -> list[int] | None:
+        """Answers per option of the current question: for the teacher at any time, for everyone once revealed
+        (None before that, or when there is no question)."""
+        rec = self._record(code) if key is None else self._teacher(code, key)
+        if not rec.qid or (key is None and not rec.revealed):
+            return None
+        counts = [0] * len(json.loads(rec.question).get("options", []))
+        for _, choice, _, _ in self.backend.get_answers(rec.code, rec.qid):
+            if 0 <= choice < len(counts):
+                counts[choice] += 1
+        return counts
+
     # ---- students
     def join(self, code: object, sid: object = None) -> tuple[str, str]:
         """(canonical code, student id). A known id (a reload) joins again without counting twice."""

@@ -6,6 +6,7 @@ from explorer.errata import ERRATA
 from figures.flow import pipeline_dot
 from ui.context import get_context
 from ui.frame import outside_frame, page_icon
+from ui.live import join_box
 
 if outside_frame():
     st.stop()
@@ -13,6 +14,7 @@ ctx = get_context()
 tr, scene, settings = ctx.t, ctx.scene, ctx.settings
 
 st.title(tr("home.title"))
+join_box(tr)
 st.markdown(tr("home.intro"))
 st.latex(
     r"\mathrm{MultiHead}(X) = \mathrm{Concat}(\mathrm{head}_1, \dots, \mathrm{head}_h)\, W^O,\quad "

@@ -344,3 +344,16 @@ def test_redis_going_away_and_coming_back(tmp_path):
             assert rooms.room(t.code).state == {"page": "steps"}
         finally:
             stop(proc2)
+
+
+def test_the_tally_is_the_teachers_until_the_reveal(make_rooms):
+    rooms = make_rooms()
+    t = rooms.create()
+    sids = [rooms.join(t.code)[1] for _ in range(3)]
+    qid = rooms.ask(t.code, t.key, QUESTION, answer=1)
+    for sid, choice in zip(sids, (1, 1, 2), strict=True):
+        rooms.submit(t.code, sid, qid, choice)
+    assert rooms.tally(t.code) is None  # a student asks before the reveal
+    assert rooms.tally(t.code, t.key) == [0, 2, 1]
+    rooms.reveal(t.code, t.key)
+    assert rooms.tally(t.code) == [0, 2, 1]

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import streamlit as st
 
+from ui import live
 from ui.sidebar import build_context
 
 _state = threading.local()  # each session's script runs in its own thread
@@ -58,6 +59,8 @@ def run_frame() -> None:
         page_title="Multi-head attention explorer · 多头注意力", page_icon=str(FAVICON), layout="wide",
         initial_sidebar_state="collapsed" if present else "auto",
     )
+    live.before_settings()  # a join link, or the teacher's settings a live-class student follows
+    live_slot = st.sidebar.container()  # the live-class panel, above the settings
     ctx = build_context()
     sections: dict[str, list] = {}
     for i, (path, url, title, *section) in enumerate(PAGES):
@@ -70,9 +73,11 @@ def run_frame() -> None:
             " h1 { font-size: 3rem !important; } h2 { font-size: 2.2rem !important; }"
             " .katex { font-size: 1.5em; }</style>"
         )
+    nav = st.navigation(sections, position="sidebar", expanded=True)  # 13+ pages: no untranslated "View 3 more"
+    live.on_page(ctx, nav.url_path or PAGES[0][1], live_slot)
     _state.inside = True
     try:
-        st.navigation(sections, position="sidebar", expanded=True).run()  # 13+ pages: no untranslated "View 3 more"
+        nav.run()
     finally:
         _state.inside = False
 

@@ -1,0 +1,191 @@
+"""The live class in the app (AppTest, several sessions on one store): students follow the teacher's settings,
+page and step, may explore and come back, answer questions hidden until the reveal; bad codes, tampering and a
+store that is down give one message and the normal app."""
+
+from __future__ import annotations
+
+import csv
+import io
+
+import pytest
+
+from tests.browser import free_port
+from tests.conftest import APP, PAGES
+
+
+@pytest.fixture(autouse=True)
+def own_store(tmp_path, monkeypatch):
+    monkeypatch.setenv("MHA_LIVE_DB", str(tmp_path / "live.sqlite3"))
+    monkeypatch.delenv("MHA_REDIS_URL", raising=False)
+
+
+def session(params: dict | None = None):
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_file(APP, default_timeout=60)
+    for k, v in (params or {}).items():
+        at.query_params[k] = v
+    at.run()
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def texts(at) -> str:
+    parts = [el.value for kind in ("markdown", "caption", "warning", "info", "success", "error", "text")
+             for el in at.get(kind)]  # fmt: skip
+    return "\n".join(str(p) for p in parts)
+
+
+def teacher_and_students(n: int = 1):
+    teacher = session()
+    teacher.button(key="live_start").click().run()
+    code = teacher.session_state["_live_code"]
+    students = [session({"join": code}) for _ in range(n)]
+    return teacher, code, students
+
+
+def test_a_student_follows_the_teachers_settings_page_and_step():
+    teacher, code, (student,) = teacher_and_students()
+    assert student.session_state["_live_role"] == "student" and student.session_state["_live_code"] == code
+    assert "Following the teacher" in texts(student)
+    teacher.number_input(key="n_heads").set_value(4).run()
+    teacher.number_input(key="seed").set_value(7).run()
+    student.run()  # what the student's fragment timer does
+    assert student.number_input(key="n_heads").value == 4 and student.number_input(key="seed").value == 7
+    teacher.switch_page(PAGES["steps"]).run()
+    teacher.toggle(key="present").set_value(True).run()
+    teacher.number_input(key="n_heads").set_value(2).run()
+    teacher.button(key="step_next").click().run()
+    teacher.button(key="step_next").click().run()
+    student.run()
+    assert student.session_state["step_index"] == 2
+    assert [t.value for t in student.header] == [t.value for t in teacher.header]  # the same single step
+    assert student.number_input(key="n_heads").value == 2
+    assert not student.exception
+
+
+def test_a_student_who_explores_stops_following_and_comes_back():
+    teacher, _, (student,) = teacher_and_students()
+    student.number_input(key="n_heads").set_value(2).run()  # the student's own change
+    assert student.session_state["_live_follow"] is False
+    assert "exploring on your own" in texts(student)
+    teacher.number_input(key="n_heads").set_value(4).run()
+    student.run()
+    assert student.number_input(key="n_heads").value == 2  # paused: the teacher's change does not move them
+    student.button(key="live_back").click().run()
+    student.run()
+    assert student.session_state["_live_follow"] is True
+    assert student.number_input(key="n_heads").value == 4
+    assert "Following the teacher" in texts(student)
+
+
+def test_the_teacher_sees_who_is_connected_and_following():
+    teacher, _, students = teacher_and_students(2)
+    students[1].number_input(key="seed").set_value(3).run()  # exploring
+    students[1].run()
+    teacher.run()
+    assert "**2** connected · **1** following" in texts(teacher)
+
+
+def test_question_hidden_until_reveal_counted_once_and_exported_as_text():
+    teacher, _, (ann, bo) = teacher_and_students(2)
+    teacher.selectbox(key="live_ask_kind").set_value("d_k").run()
+    teacher.button(key="live_ask_send").click().run()
+    ann.run()
+    bo.run()
+    room = ann.session_state["_live_room"]
+    assert room.question and room.answer is None
+    qid = room.qid
+    assert "d_k" in texts(ann) and "Nobody sees the result" in texts(ann)
+    ann.radio(key=f"live_pick_{qid}").set_value(0).run()
+    ann.text_input(key="live_nick").set_value("<b>Ann</b> **x**").run()
+    ann.button(key=f"live_send_{qid}").click().run()
+    ann.button(key=f"live_send_{qid}").click().run()  # twice: still one answer
+    bo.radio(key=f"live_pick_{qid}").set_value(1).run()
+    bo.button(key=f"live_send_{qid}").click().run()
+    teacher.run()
+    assert "2 answers" in texts(teacher)
+    assert "<b>Ann</b> **x**" in next(t.value for t in teacher.text)  # st.text: shown as typed, never as markup
+    bo.run()
+    assert "The answer" not in texts(bo) and "Right:" not in texts(bo)
+    from ui.live import answers_csv, rooms
+
+    store = rooms()
+    code, key = teacher.session_state["_live_code"], teacher.session_state["_live_key"]
+    options = room.question["options"]
+    teacher.button(key="live_reveal").click().run()
+    rows = list(csv.DictReader(io.StringIO(answers_csv(store, code, key, options, store.room(code)))))
+    assert [r["nickname"] for r in rows] == ["<b>Ann</b> **x**", ""] and len(rows) == 2
+    answer = store.room(code).answer
+    assert [r["correct"] for r in rows] == ["yes" if c == answer else "no" for c in (0, 1)]
+    ann.run()
+    shown = texts(ann)
+    assert ("Right:" in shown) == (answer == 0) and ("Not this one" in shown) == (answer != 0)
+    assert "d_model / h" in shown  # the why
+
+
+def test_the_attend_question_needs_a_clear_winner():
+    teacher, _, (student,) = teacher_and_students()
+    teacher.selectbox(key="live_ask_kind").set_value("attend").run()
+    teacher.button(key="live_ask_send").click().run()
+    room = student.run().session_state["_live_room"]
+    # the default setting either gives a question with a winner, or the teacher was told why not
+    assert room.question is not None or "No clear winner" in texts(teacher)
+
+
+@pytest.mark.parametrize("code, message", [("garbage!", "letters and digits"), ("ZZZZZZ", "no live class ZZZZZZ"),
+                                           ("<script>", "letters and digits")])  # fmt: skip
+def test_a_bad_join_code_gives_one_message_and_the_normal_app(code, message):
+    at = session({"join": code})
+    shown = texts(at)
+    assert message in shown and "<script>" not in shown
+    assert "_live_role" not in at.session_state
+    assert "join" not in at.query_params
+
+
+def test_an_ended_room_sends_the_students_back_to_the_normal_app():
+    teacher, code, (student,) = teacher_and_students()
+    teacher.button(key="live_end").click().run()
+    student.run()
+    assert "_live_role" not in student.session_state
+    assert f"Live class {code} has ended" in texts(student)
+    late = session({"join": code})
+    assert "has ended" in texts(late) and "_live_role" not in late.session_state
+
+
+def test_a_student_cannot_lead_even_with_a_forged_session():
+    _teacher, code, (student,) = teacher_and_students()
+    student.session_state["_live_role"] = "teacher"  # as if the student had forged their session
+    student.session_state["_live_key"] = "guessed"
+    student.number_input(key="n_heads").set_value(1).run()
+    assert "Only the teacher" in texts(student)
+    from ui.live import rooms
+
+    assert '"n_heads": 1' not in rooms().room(code).state.get("settings", "")
+
+
+def test_the_teacher_takes_the_room_back_after_a_reload_with_the_key():
+    teacher, code, _ = teacher_and_students()
+    key = teacher.session_state["_live_key"]
+    assert key in texts(teacher)  # shown once ...
+    teacher.button(key="live_key_noted").click().run()
+    assert key not in texts(teacher)  # ... and then no more
+    again = session()
+    again.text_input(key="live_retake_code").set_value(code.lower())
+    again.text_input(key="live_retake_key").set_value("wrong").run()
+    again.button(key="live_retake").click().run()
+    assert "Only the teacher" in texts(again) and "_live_role" not in again.session_state
+    again.text_input(key="live_retake_key").set_value(key).run()
+    again.button(key="live_retake").click().run()
+    assert again.session_state["_live_role"] == "teacher" and code in texts(again)
+
+
+def test_store_down_shows_a_message_and_the_app_keeps_working(monkeypatch):
+    monkeypatch.setenv("MHA_REDIS_URL", f"redis://127.0.0.1:{free_port()}/0")  # nothing listens there
+    at = session({"join": "ABCDEF"})
+    assert "cannot be reached" in texts(at)
+    at.button(key="live_start").click().run()
+    assert "cannot be reached" in texts(at) and "_live_role" not in at.session_state
+    at.number_input(key="n_heads").set_value(4).run()
+    assert not at.exception and at.number_input(key="n_heads").value == 4
