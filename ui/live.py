@@ -73,8 +73,8 @@ def _error(err: LiveError) -> None:
 
 def state_of(ctx: Context, page: str) -> dict[str, Any]:
     """What a student follows: the page, the settings (language-neutral JSON), the step, presentation mode."""
-    return {"page": page, "settings": settings_to_json(ctx.settings, "en"),
-            "step": int(st.session_state.get("step_index", 0) or 0), "present": bool(ctx.present)}  # fmt: skip
+    step = int(st.session_state.get("step_index", 0) or 0)
+    return {"page": page, "settings": settings_to_json(ctx.settings, "en"), "step": step, "present": bool(ctx.present)}
 
 
 def join_link(code: str) -> str:
@@ -258,7 +258,7 @@ def _follow(state: dict[str, Any], page: str) -> None:
     if target not in files:
         return
     ss[PENDING] = state
-    if target != page:
+    if target != page:  # bound settings widgets write the URL themselves from the state applied next run
         st.switch_page(files[target], query_params={"join": ss[CODE], "me": ss[SID]})
     st.rerun(scope="app")
 
