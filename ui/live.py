@@ -39,7 +39,7 @@ BEAT = 5.0  # seconds between a student's heartbeats (presence counts a student 
 ROLE, CODE, KEY, SID = "_live_role", "_live_code", "_live_key", "_live_sid"
 FOLLOW, APPLIED, PENDING, SEEN, ROOM = "_live_follow", "_live_applied", "_live_pending", "_live_seen", "_live_room"
 MSG, PUBLISHED, KEY_SHOWN, BEAT_AT, DOWN = "_live_msg", "_live_published", "_live_key_shown", "_live_beat", "_live_down"
-SENT, URL_DONE = "_live_sent", "_live_url_done"
+SENT, URL_DONE, NAV = "_live_sent", "_live_url_done", "_live_nav"
 
 
 # ---------------------------------------------------------------- the store
@@ -100,7 +100,7 @@ def qr_svg(text: str) -> str:
 
 
 def _leave() -> None:
-    for key in (ROLE, CODE, KEY, SID, FOLLOW, APPLIED, PENDING, SEEN, ROOM, PUBLISHED, KEY_SHOWN, BEAT_AT, DOWN):
+    for key in (ROLE, CODE, KEY, SID, FOLLOW, APPLIED, PENDING, SEEN, ROOM, PUBLISHED, KEY_SHOWN, BEAT_AT, DOWN, NAV):
         st.session_state.pop(key, None)
     for name in ("join", "me"):
         if name in st.query_params:
@@ -212,8 +212,14 @@ def on_page(ctx: Context, page: str, slot: Any) -> None:
         _teacher_main(ctx)
     elif role == "student":
         if ss.get(FOLLOW) and ss.get(APPLIED) is not None and state_of(ctx, page) != ss[APPLIED]:
-            ss[FOLLOW] = False  # the student changed something themselves: exploring
-            ss[BEAT_AT] = 0.0
+            if ss.get(NAV, 0) > 0:  # our own navigation did not land (a run cut short): try again
+                ss[NAV] -= 1
+                ss[APPLIED] = None
+            else:  # the student changed something themselves: exploring
+                ss[FOLLOW] = False
+                ss[BEAT_AT] = 0.0
+        elif ss.get(APPLIED) is not None:
+            ss.pop(NAV, None)
         if st.query_params.get("join") != ss[CODE] or st.query_params.get("me") != ss[SID]:
             st.query_params["join"], st.query_params["me"] = ss[CODE], ss[SID]
         _student_bar(tr, page)
@@ -258,6 +264,7 @@ def _follow(state: dict[str, Any], page: str) -> None:
     if target not in files:
         return
     ss[PENDING] = state
+    ss[NAV] = 2  # attempts before a difference counts as the student's own exploring
     if target != page:  # bound settings widgets write the URL themselves from the state applied next run
         st.switch_page(files[target], query_params={"join": ss[CODE], "me": ss[SID]})
     st.rerun(scope="app")

@@ -1,0 +1,331 @@
+"""A live class over Streamlit's own websocket protocol: one teacher and N students (what their browsers send,
+without N browsers' rendering on the same 2 cores), against one server process and against two processes behind
+nginx (deploy/nginx.conf) sharing the room store.
+
+    python bench/live_class.py [--students 60] [--changes 3] [--store sqlite|redis] [--only one|two]
+
+Each student opens the join link and then behaves like an idle browser: it answers the fragment timer the server
+asked for (`auto_rerun`) with a fragment rerun, as the frontend does. The teacher changes h a few times; for each
+change we time, per student, from the teacher's request to the end of the student's run that draws the new h.
+Then the bench asks a question (through the store, with the teacher key), every student answers through its page
+(one in ten clicks twice), and the answers the store counted are compared with those sent. Last, the server's
+CPU time and memory per idle following student over a quiet window.
+Last line: `live class: N students, follow p50 X s p95 Y s, answers sent S counted C, errors E`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from contextlib import ExitStack
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+import websockets  # noqa: E402
+from streamlit.proto.BackMsg_pb2 import BackMsg  # noqa: E402
+from streamlit.proto.ForwardMsg_pb2 import ForwardMsg  # noqa: E402
+from streamlit.proto.WidgetStates_pb2 import WidgetState  # noqa: E402
+
+from bench.load_test import _chart_spec, pct, rss_mb, start_server  # noqa: E402
+from tests.browser import free_port  # noqa: E402
+
+CLK = os.sysconf("SC_CLK_TCK")
+
+
+def cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / CLK  # utime + stime
+
+
+class Client:
+    """One browser tab: reads every message, keeps the page hash, query string and widget ids, answers
+    the server's fragment timers, and notes when a run finishes and how many heads its first chart shows."""
+
+    def __init__(self, ws, name: str) -> None:
+        self.ws, self.name = ws, name
+        self.page_hash, self.query = "", ""
+        self.cached: set[str] = set()
+        self.ids: dict[str, str] = {}  # widget key -> widget id
+        self.texts: list[str] = []
+        self.timers: dict[str, float] = {}  # fragment id -> interval
+        self.heads_drawn: int | None = None  # head tiles of the first chart of the last full run
+        self.finished = asyncio.Event()
+        self.runs = 0
+        self.errors: list[str] = []
+        self.heads_seen_at: dict[int, float] = {}  # h -> when a finished run first showed it
+        self._run_heads: int | None = None
+        self.code: str | None = None
+
+    async def reader(self) -> None:
+        try:
+            async for raw in self.ws:
+                fm = ForwardMsg()
+                fm.ParseFromString(raw)
+                self._handle(fm)
+        except websockets.ConnectionClosed:
+            pass
+
+    def _handle(self, fm: ForwardMsg) -> None:
+        kind = fm.WhichOneof("type")
+        if fm.metadata.cacheable and fm.hash:
+            self.cached.add(fm.hash)
+        if kind == "new_session":
+            if fm.new_session.page_script_hash:
+                self.page_hash = fm.new_session.page_script_hash
+            self._run_heads = None
+        elif kind == "navigation" and fm.navigation.page_script_hash:
+            self.page_hash = fm.navigation.page_script_hash
+        elif kind == "page_info_changed":
+            self.query = fm.page_info_changed.query_string
+        elif kind == "auto_rerun":
+            self.timers[fm.auto_rerun.fragment_id] = fm.auto_rerun.interval
+        elif kind == "delta" and fm.delta.WhichOneof("type") == "new_element":
+            el = fm.delta.new_element
+            which = el.WhichOneof("type")
+            if which == "exception":
+                self.errors.append(f"{self.name}: exception {el.exception.message[:200]}")
+            elif which in ("button", "radio", "text_input", "number_input"):
+                wid = getattr(el, which).id
+                self.ids[wid.rsplit("-", 1)[-1]] = wid
+            elif which == "markdown" and "mha-live-code" in el.markdown.body:
+                self.code = el.markdown.body.split(">")[1].split("<")[0]
+            elif self._run_heads is None and (spec := _chart_spec(el)) is not None:
+                notes = spec.get("layout", {}).get("annotations", [])
+                self._run_heads = sum(1 for a in notes if str(a.get("text", "")).startswith("head "))
+        elif kind == "script_finished":
+            self.runs += 1
+            if self._run_heads is not None:
+                self.heads_drawn = self._run_heads
+                self.heads_seen_at.setdefault(self._run_heads, time.perf_counter())
+            self.finished.set()
+
+    async def send(self, widgets: list[WidgetState] | None = None, fragment: str = "", page_name: str = "",
+                   query: str | None = None) -> None:  # fmt: skip
+        msg = BackMsg()
+        rs = msg.rerun_script
+        rs.page_name = page_name
+        rs.page_script_hash = self.page_hash
+        rs.query_string = self.query if query is None else query
+        rs.cached_message_hashes.extend(sorted(self.cached))
+        if fragment:
+            rs.fragment_id = fragment
+            rs.is_auto_rerun = True
+        for w in widgets or []:
+            rs.widget_states.widgets.append(w)
+        self.finished.clear()
+        await self.ws.send(msg.SerializeToString())
+
+    async def run(self, **kw) -> None:
+        await self.send(**kw)
+        await asyncio.wait_for(self.finished.wait(), 60)
+
+    async def timer_loop(self, stop: asyncio.Event) -> None:
+        """What the frontend does with `auto_rerun`: rerun the fragment every interval."""
+        while not stop.is_set():
+            for fid, interval in list(self.timers.items()):
+                await asyncio.sleep(interval)  # like setInterval: the first rerun one interval after the timer came
+                await self.send(fragment=fid)
+                break
+            else:
+                await asyncio.sleep(0.2)
+
+
+async def connect(url: str, name: str):
+    ws = await websockets.connect(f"{url}/_stcore/stream", subprotocols=["streamlit"], max_size=None,
+                                  open_timeout=60)  # fmt: skip
+    client = Client(ws, name)
+    return client, asyncio.create_task(client.reader())
+
+
+def widget(wid: str, **value) -> WidgetState:
+    w = WidgetState(id=wid)
+    for k, v in value.items():
+        setattr(w, k, v)
+    return w
+
+
+async def live_class(urls: list[str], n: int, changes: int, rooms, pids: list[int]) -> dict:
+    out: dict = {"follow": [], "errors": [], "sent": 0, "counted": 0, "double": 0}
+    ticket = rooms.create()
+    stop = asyncio.Event()
+    # the teacher takes the room back with its key (as after a reload), on the first server
+    teacher, t_reader = await connect(urls[0], "teacher")
+    await teacher.run(page_name="heads")
+    await teacher.run(page_name="heads")
+    await teacher.run(widgets=[widget(teacher.ids["live_retake_code"], string_value=ticket.code),
+                               widget(teacher.ids["live_retake_key"], string_value=ticket.key),
+                               widget(teacher.ids["live_retake"], trigger_value=True)])  # fmt: skip
+    await teacher.run()
+    if teacher.code != ticket.code:
+        raise RuntimeError("the teacher did not take the room back")
+    students = []
+    for i in range(n):
+        students.append(await connect(urls[i % len(urls)], f"student{i}"))
+    await asyncio.gather(*(s.run(query=f"join={ticket.code}") for s, _ in students))
+    timers = [asyncio.create_task(s.timer_loop(stop)) for s, _ in students]
+    deadline = time.monotonic() + 60
+    while any(s.heads_drawn != 8 for s, _ in students) and time.monotonic() < deadline:
+        await asyncio.sleep(0.2)
+    lost = sum(s.heads_drawn != 8 for s, _ in students)
+    if os.environ.get("LIVE_DEBUG"):
+        for s, _ in students:
+            print(s.name, s.heads_drawn, s.runs, s.timers, s.page_hash[:8], sorted(s.ids)[:30], s.query)
+    if lost:
+        out["errors"].append(f"{lost} students never reached the teacher's page")
+    h_values = [4, 2, 8, 4, 2][:changes]
+    for h in h_values:
+        await asyncio.sleep(2.0)
+        for s, _ in students:
+            s.heads_seen_at.pop(h, None)
+        t0 = time.perf_counter()
+        await teacher.run(widgets=[widget(teacher.ids["n_heads"], double_value=float(h))], query=f"n_heads={h}")
+        deadline = time.monotonic() + 30
+        while any(h not in s.heads_seen_at for s, _ in students) and time.monotonic() < deadline:
+            await asyncio.sleep(0.05)
+        for s, _ in students:
+            if h in s.heads_seen_at:
+                out["follow"].append(s.heads_seen_at[h] - t0)
+            else:
+                out["errors"].append(f"{s.name} did not follow h = {h}")
+    # idle: every student following, nothing changes
+    await asyncio.sleep(3.0)
+    cpu0, w0 = sum(cpu_seconds(p) for p in pids), time.perf_counter()
+    await asyncio.sleep(10.0)
+    out["idle_cpu"] = (sum(cpu_seconds(p) for p in pids) - cpu0) / (time.perf_counter() - w0)
+    out["rss"] = sum(rss_mb(p) for p in pids)
+    # a question: every student answers once, one in ten twice
+    question = {"kind": "d_k", "prompt": {"key": "quiz.d_k.prompt", "params": {"d": 64, "h": 4}},
+                "options": ["16", "8", "64", "4"], "explain": {"key": "quiz.d_k.explain",
+                                                              "params": {"d": 64, "h": 4, "dk": 16}}}  # fmt: skip
+    qid = rooms.ask(ticket.code, ticket.key, question, 0)
+    deadline = time.monotonic() + 30
+    while any(f"live_send_{qid}" not in s.ids for s, _ in students) and time.monotonic() < deadline:
+        await asyncio.sleep(0.1)
+
+    async def answer(i: int, s: Client) -> None:
+        if f"live_send_{qid}" not in s.ids:
+            out["errors"].append(f"{s.name} never saw the question")
+            return
+        frag = next(iter(s.timers))
+        pick = question["options"][i % 4]  # a radio sends its option's label (digits: nothing to escape)
+        states = [widget(s.ids[f"live_pick_{qid}"], string_value=pick),
+                  widget(s.ids[f"live_send_{qid}"], trigger_value=True)]  # fmt: skip
+        await s.run(widgets=states, fragment=frag)
+        out["sent"] += 1
+        if i % 10 == 0:
+            await s.run(widgets=states, fragment=frag)
+            out["double"] += 1
+
+    await asyncio.gather(*(answer(i, s) for i, (s, _) in enumerate(students)))
+    await asyncio.sleep(1.0)
+    out["counted"] = sum(rooms.tally(ticket.code, ticket.key) or [])
+    stop.set()
+    for task in timers:
+        task.cancel()
+    for s, reader in [*students, (teacher, t_reader)]:
+        out["errors"].extend(s.errors)
+        await s.ws.close()
+        reader.cancel()
+    rooms.end(ticket.code, ticket.key)
+    return out
+
+
+def nginx_in_front(stack: ExitStack, servers: list[str]) -> str:
+    nginx = shutil.which("nginx") or "/usr/sbin/nginx"
+    prefix = Path(stack.enter_context(tempfile.TemporaryDirectory()))
+    (prefix / "logs").mkdir()
+    port = free_port()
+    conf = (ROOT / "deploy" / "nginx.conf").read_text(encoding="utf-8").replace("__LISTEN__", f"127.0.0.1:{port}")
+    conf = conf.replace("__SERVER_A__", servers[0]).replace("__SERVER_B__", servers[1])
+    (prefix / "nginx.conf").write_text(conf, encoding="utf-8")
+    proc = subprocess.Popen([nginx, "-p", str(prefix), "-c", str(prefix / "nginx.conf"), "-e",
+                             str(prefix / "logs" / "error.log"), "-g", f"daemon off; pid {prefix / 'nginx.pid'};"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # fmt: skip
+    stack.callback(lambda: (proc.terminate(), proc.wait(10)))
+    time.sleep(1.0)
+    return f"ws://127.0.0.1:{port}"
+
+
+def _debug_server(port: int) -> subprocess.Popen:
+    cmd = [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true", "--server.port", str(port),
+           "--server.address", "127.0.0.1", "--server.fileWatcherType", "none"]
+    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=open("/tmp/live_srv.log", "a"), stderr=subprocess.STDOUT)  # noqa: SIM115
+    time.sleep(5)
+    return proc
+
+
+def measure(n_servers: int, n: int, changes: int, store: str, redis_url: str | None) -> dict:
+    with ExitStack() as stack:
+        tmp = Path(stack.enter_context(tempfile.TemporaryDirectory()))
+        os.environ["MHA_LIVE_DB"] = str(tmp / "live.sqlite3")
+        if redis_url:
+            os.environ["MHA_REDIS_URL"] = redis_url
+        else:
+            os.environ.pop("MHA_REDIS_URL", None)
+        from liveclass import open_rooms
+
+        rooms = open_rooms()
+        procs, addrs = [], []
+        for _ in range(n_servers):
+            port = free_port()
+            proc = start_server(port) if not os.environ.get("LIVE_DEBUG") else _debug_server(port)
+            stack.callback(lambda p=proc: (p.terminate(), p.wait(10)))
+            procs.append(proc)
+            addrs.append(f"127.0.0.1:{port}")
+        urls = [nginx_in_front(stack, addrs)] if n_servers == 2 else [f"ws://{addrs[0]}"]
+        asyncio.run(live_class(urls, 2, 1, rooms, [p.pid for p in procs]))  # warm-up: imports, caches
+        rss0 = sum(rss_mb(p.pid) for p in procs)
+        res = asyncio.run(live_class(urls, n, changes, rooms, [p.pid for p in procs]))
+        res["rss_per_student"] = (res["rss"] - rss0) / n
+        return res
+
+
+def main(argv: list[str] | None = None) -> dict:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--students", type=int, default=60)
+    ap.add_argument("--changes", type=int, default=3)
+    ap.add_argument("--store", choices=("sqlite", "redis"), default="sqlite")
+    ap.add_argument("--only", choices=("one", "two"), default=None)
+    args = ap.parse_args(argv)
+    redis_url = None
+    with ExitStack() as stack:
+        if args.store == "redis":
+            from tests.live_redis import redis_server
+
+            data = Path(stack.enter_context(tempfile.TemporaryDirectory()))
+            redis_url, _, _ = stack.enter_context(redis_server(data))
+        results = {}
+        for label, n_servers in (("one", 1), ("two", 2)):
+            if args.only and args.only != label:
+                continue
+            results[label] = measure(n_servers, args.students, args.changes, args.store, redis_url)
+    for label, r in results.items():
+        print(f"{label} process{'es' if label == 'two' else ''} ({args.store} store), {args.students} students:")
+        print(f"  follow p50 {pct(r['follow'], 50):.2f} s, p95 {pct(r['follow'], 95):.2f} s, max "
+              f"{max(r['follow'], default=float('nan')):.2f} s over {len(r['follow'])} follows")  # fmt: skip
+        print(f"  answers sent {r['sent']} (+{r['double']} clicked twice) counted {r['counted']}")
+        per = 100 * r["idle_cpu"] / args.students
+        print(f"  idle: server CPU {100 * r['idle_cpu']:.1f} % of a core in all, {per:.2f} % per student; "
+              f"memory {r['rss_per_student']:.2f} MB per student")
+        for e in r["errors"][:5]:
+            print("  error:", e)
+    if "one" in results and "two" in results:
+        ratio = pct(results["two"]["follow"], 95) / pct(results["one"]["follow"], 95)
+        print(f"two processes / one, follow p95: {ratio:.2f}x")
+    last = results.get("one") or results["two"]
+    print(f"live class: {args.students} students, follow p50 {pct(last['follow'], 50):.2f} s p95 "
+          f"{pct(last['follow'], 95):.2f} s, answers sent {last['sent']} counted {last['counted']}, "
+          f"errors {sum(len(r['errors']) for r in results.values())}")  # fmt: skip
+    return results
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,40 @@
+"""docker-compose.yml (no Docker engine here: its structure is checked): two app replicas built from this
+Dockerfile sharing Redis through MHA_REDIS_URL, and nginx filled from deploy/nginx.conf with one line per replica."""
+
+from __future__ import annotations
+
+import re
+import shlex
+from pathlib import Path
+
+import yaml
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def compose() -> dict:
+    return yaml.safe_load((ROOT / "docker-compose.yml").read_text(encoding="utf-8"))
+
+
+def test_two_app_replicas_share_redis():
+    services = compose()["services"]
+    apps = [name for name, s in services.items() if s.get("build") == "."]
+    assert len(apps) == 2
+    for name in apps:
+        url = services[name]["environment"]["MHA_REDIS_URL"]
+        host = re.match(r"redis://([^:/]+):6379/\d+$", url).group(1)
+        assert host in services and "redis-server" in services[host]["command"]
+
+
+def test_nginx_gets_deploy_nginx_conf_with_every_placeholder_filled():
+    services = compose()["services"]
+    nginx = services["nginx"]
+    assert any(v.startswith("./deploy/nginx.conf:") for v in nginx["volumes"])
+    script = nginx["command"][-1]
+    conf = (ROOT / "deploy" / "nginx.conf").read_text(encoding="utf-8")
+    for old, new in re.findall(r"-e 's/(__\w+__)/([^/]+)/'", script):
+        conf = conf.replace(old, new)
+    assert "__" not in re.sub(r"#.*", "", conf)
+    upstream = re.findall(r"^\s*server (\S+) ", conf, flags=re.M)
+    assert sorted(upstream) == sorted(f"{name}:8501" for name, s in services.items() if s.get("build") == ".")
+    assert shlex.split(script)[-3:] == ["nginx", "-g", "daemon off;"]
