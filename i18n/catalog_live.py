@@ -21,9 +21,9 @@ STRINGS: dict[str, dict[str, str]] = {
     "live.join_here": {"en": "Join the live class: scan the code, or type it on the home page",
                        "zh": "加入课堂：扫描二维码，或在首页输入房间码"},
     "live.key_once": {
-        "en": "Teacher key: **{secret}**. Note it now, it is shown only this once: with it you can take the room back "
+        "en": "Teacher key: `{secret}`. Note it now, it is shown only this once: with it you can take the room back "
         "after a reload. Do not show it on the projector.",
-        "zh": "教师密钥：**{secret}**。请现在记下，它只显示这一次：刷新页面后可用它收回房间。不要投到投影仪上。",
+        "zh": "教师密钥：`{secret}`。请现在记下，它只显示这一次：刷新页面后可用它收回房间。不要投到投影仪上。",
     },
     "live.key_noted": {"en": "I have noted it", "zh": "我已记下"},
     "live.presence": {

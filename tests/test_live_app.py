@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import csv
 import io
+import os
+from pathlib import Path
 
 import pytest
 
@@ -189,3 +191,14 @@ def test_store_down_shows_a_message_and_the_app_keeps_working(monkeypatch):
     assert "cannot be reached" in texts(at) and "_live_role" not in at.session_state
     at.number_input(key="n_heads").set_value(4).run()
     assert not at.exception and at.number_input(key="n_heads").value == 4
+
+
+def test_the_room_limit_of_the_server_gives_a_clear_message(monkeypatch):
+    monkeypatch.setenv("MHA_LIVE_MAX_ROOMS", "1")
+    monkeypatch.setenv("MHA_LIVE_DB", str(Path(os.environ["MHA_LIVE_DB"]).with_name("limited.sqlite3")))
+    first = session()
+    first.button(key="live_start").click().run()
+    assert first.session_state["_live_role"] == "teacher"
+    second = session()
+    second.button(key="live_start").click().run()
+    assert "already has 1 live classes open" in texts(second) and "_live_role" not in second.session_state
