@@ -85,8 +85,11 @@ class Client:
             self.page_hash = fm.navigation.page_script_hash
         elif kind == "page_info_changed":
             self.query = fm.page_info_changed.query_string
-        elif kind == "auto_rerun":
-            self.timers[fm.auto_rerun.fragment_id] = fm.auto_rerun.interval
+        elif kind == "auto_rerun":  # a full run registers its fragment again, possibly under a new id
+            self.timers = {fm.auto_rerun.fragment_id: fm.auto_rerun.interval}
+        elif kind == "stop_auto_rerun":
+            for fid in fm.stop_auto_rerun.fragment_ids:
+                self.timers.pop(fid, None)
         elif kind == "delta" and fm.delta.WhichOneof("type") == "new_element":
             el = fm.delta.new_element
             which = el.WhichOneof("type")
