@@ -7,12 +7,14 @@ from __future__ import annotations
 import csv
 import io
 import os
+import time
 from pathlib import Path
 
 import pytest
 
 from tests.browser import free_port
 from tests.conftest import APP, PAGES
+from tests.live_redis import REDIS_SERVER, redis_server, start_redis, stop
 
 
 @pytest.fixture(autouse=True)
@@ -202,3 +204,28 @@ def test_the_room_limit_of_the_server_gives_a_clear_message(monkeypatch):
     second = session()
     second.button(key="live_start").click().run()
     assert "already has 1 live classes open" in texts(second) and "_live_role" not in second.session_state
+
+
+@pytest.mark.skipif(REDIS_SERVER is None, reason="redis-server is not installed (.ci/run installs it)")
+def test_redis_going_away_and_coming_back_in_the_app(tmp_path, monkeypatch):
+    data = tmp_path / "redis"
+    data.mkdir()
+    with redis_server(data) as (url, proc, port):
+        monkeypatch.setenv("MHA_REDIS_URL", url)
+        teacher, _, (student,) = teacher_and_students()
+        stop(proc)
+        time.sleep(0.3)
+        teacher.number_input(key="n_heads").set_value(4).run()  # the teacher keeps working on their own
+        student.run()
+        assert "cannot be reached" in texts(student) and not student.exception
+        assert teacher.number_input(key="n_heads").value == 4 and not teacher.exception
+        back = start_redis(port, data)
+        try:
+            time.sleep(2.5)  # past the pause after a failure
+            teacher.run()  # publishes what the store missed
+            student.run()
+            student.run()
+            assert "Following the teacher" in texts(student)
+            assert student.number_input(key="n_heads").value == 4
+        finally:
+            stop(back)
