@@ -176,7 +176,7 @@ def before_settings() -> None:
             for name in ("join", "me"):
                 if name in st.query_params:
                     del st.query_params[name]
-    pending = ss.pop(PENDING, None)
+    pending = ss.get(PENDING)  # kept until a run has shown it (on_page): a run cut short applies it again
     if pending:
         try:
             settings, _ = settings_from_json(str(pending.get("settings", "")))
@@ -212,14 +212,17 @@ def on_page(ctx: Context, page: str, slot: Any) -> None:
         _teacher_main(ctx)
     elif role == "student":
         if ss.get(FOLLOW) and ss.get(APPLIED) is not None and state_of(ctx, page) != ss[APPLIED]:
-            if ss.get(NAV, 0) > 0:  # our own navigation did not land (a run cut short): try again
+            if ss.get(NAV, 0) > 0:  # our own navigation did not land (a run cut short): go again
                 ss[NAV] -= 1
                 ss[APPLIED] = None
+                ss.pop(PENDING, None)
             else:  # the student changed something themselves: exploring
                 ss[FOLLOW] = False
                 ss[BEAT_AT] = 0.0
+                ss.pop(PENDING, None)
         elif ss.get(APPLIED) is not None:
             ss.pop(NAV, None)
+            ss.pop(PENDING, None)
         if st.query_params.get("join") != ss[CODE] or st.query_params.get("me") != ss[SID]:
             st.query_params["join"], st.query_params["me"] = ss[CODE], ss[SID]
         _student_bar(tr, page)
@@ -264,7 +267,7 @@ def _follow(state: dict[str, Any], page: str) -> None:
     if target not in files:
         return
     ss[PENDING] = state
-    ss[NAV] = 2  # attempts before a difference counts as the student's own exploring
+    ss[NAV] = 3  # attempts before a difference counts as the student's own exploring
     if target != page:  # bound settings widgets write the URL themselves from the state applied next run
         st.switch_page(files[target], query_params={"join": ss[CODE], "me": ss[SID]})
     st.rerun(scope="app")
