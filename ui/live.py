@@ -510,7 +510,7 @@ def _teacher_main(ctx: Context) -> None:
             left.markdown(f"<div class='mha-live-big'>{code}</div>", unsafe_allow_html=True)
             left.markdown(f"`{link}`")
             right.image(qr_svg(link), width="stretch")
-        st.html("<style>.mha-live-big { font-size: clamp(3rem, 9vw, 8rem); font-weight: 800;"
+        st.html("<style>.mha-live-big { font-size: clamp(2.5rem, 6vw, 6.5rem); font-weight: 800; white-space: nowrap;"
                 " letter-spacing: .12em; font-family: monospace; line-height: 1; }</style>")  # fmt: skip
     try:
         room = rooms().room(code)
