@@ -65,8 +65,8 @@ def attend_question(scene: Scene, head: int, query: int, seed: int = 0) -> LiveQ
     params = {"head": head + 1, "query": scene.labels[query]}
     return {
         "kind": ATTEND,
-        "prompt": {"key": "quiz.argmax.prompt", "params": params},
+        "prompt": {"key": "live.attend.prompt", "params": params},
         "options": [labels[j] for j in keys],
-        "explain": {"key": "quiz.argmax.explain", "params": {
+        "explain": {"key": "live.attend.explain", "params": {
             **params, "best": labels[order[0]], "weight": f"{row[order[0]]:.3f}", "row": row_text}},
     }, keys.index(order[0])

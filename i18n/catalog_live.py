@@ -47,6 +47,14 @@ STRINGS: dict[str, dict[str, str]] = {
     "live.kind.concat_shape": {"en": "Shape of the concatenation", "zh": "拼接后的形状"},
     "live.kind.params": {"en": "Number of parameters", "zh": "参数个数"},
     "live.kind.qk_mults": {"en": "Multiplications in Q Kᵀ", "zh": "Q Kᵀ 的乘法次数"},
+    "live.attend.prompt": {
+        "en": "In head {head}, which key token does the query {query} attend to most?",
+        "zh": "在头 {head} 中，查询 {query} 最关注哪个键词元？",
+    },
+    "live.attend.explain": {
+        "en": "The largest weights in row {query} of head {head}: {row}. The largest is {weight}, for {best}.",
+        "zh": "头 {head} 中查询 {query} 这一行最大的几个权重：{row}。最大的是 {weight}，对应 {best}。",
+    },
     "live.end": {"en": "End the live class", "zh": "结束课堂直播"},
     "live.ended_by_you": {"en": "The live class has ended.", "zh": "课堂直播已结束。"},
     # ---- students

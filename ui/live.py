@@ -310,14 +310,26 @@ def _student_bar(tr: Callable[..., str], page: str) -> None:
         _student_question(tr, room)
 
 
-def _prompt(tr: Callable[..., str], part: dict[str, Any]) -> str:
-    params = part.get("params", {})
-    return tr(part["key"], **{k: f"{v:,}" if isinstance(v, int) else md(v) for k, v in params.items()})
+def _text(tr: Callable[..., str], part: object, markdown: bool = True) -> str:
+    """A question's text in this student's language: a plain string (token labels: user text), or a message
+    {"key", "params"} (an empty key: a literal in params["text"]). With `markdown`, user text is escaped."""
+    esc = md if markdown else str
+    if not isinstance(part, dict):
+        return esc(part)
+    params = part.get("params") or {}
+    if not part.get("key"):
+        return esc(params.get("text", ""))
+    return tr(part["key"], **{k: f"{v:,}" if isinstance(v, int) and not isinstance(v, bool)
+                              else esc(v) if isinstance(v, str) else v for k, v in params.items()})  # fmt: skip
+
+
+def _prompt(tr: Callable[..., str], part: object) -> str:
+    return _text(tr, part)
 
 
 def _student_question(tr: Callable[..., str], room: Room) -> None:
     ss, q = st.session_state, room.question or {}
-    options = [str(o) for o in q.get("options", [])]
+    options = [_text(tr, o) for o in q.get("options", [])]
     sent = ss.setdefault(SENT, {})
     with st.container(border=True):
         st.markdown(f"**{tr('live.q_title')}** · {_prompt(tr, q['prompt'])}")
@@ -325,7 +337,7 @@ def _student_question(tr: Callable[..., str], room: Room) -> None:
             _revealed(tr, room, options, sent.get(room.qid))
             return
         pick = st.radio(tr("live.q_title"), range(len(options)), index=None, key=f"live_pick_{room.qid}",
-                        format_func=lambda i: md(options[i]), label_visibility="collapsed")  # fmt: skip
+                        format_func=lambda i: options[i], label_visibility="collapsed")  # fmt: skip
         nick = st.text_input(tr("live.nickname"), key="live_nick", max_chars=24, help=tr("live.nickname_help"))
         if st.button(tr("live.send"), key=f"live_send_{room.qid}", disabled=pick is None, icon=":material/send:",
                      type="primary"):  # fmt: skip
@@ -335,14 +347,14 @@ def _student_question(tr: Callable[..., str], room: Room) -> None:
             except LiveError as err:
                 st.warning(tr(f"live.err.{err.code}", **err.params), icon=":material/warning:")
         if room.qid in sent:
-            st.success(tr("live.sent", answer=md(options[sent[room.qid]])), icon=":material/check:")
+            st.success(tr("live.sent", answer=options[sent[room.qid]]), icon=":material/check:")
         else:
             st.caption(tr("live.hidden_until_reveal"))
 
 
 def _revealed(tr: Callable[..., str], room: Room, options: list[str], mine: int | None) -> None:
     q = room.question or {}
-    right = md(options[room.answer]) if room.answer is not None else ""
+    right = options[room.answer] if room.answer is not None else ""
     if mine is None:
         st.info(tr("live.answer_is", answer=right), icon=":material/lightbulb:")
     elif mine == room.answer:
@@ -363,7 +375,7 @@ def _bars(tr: Callable[..., str], options: list[str], counts: list[int], correct
     total = max(sum(counts), 1)
     for i, (label, n) in enumerate(zip(options, counts, strict=False)):
         mark = " ✓" if i == correct else ""
-        st.progress(n / total, text=f"{md(label)}{mark} — {n}")
+        st.progress(n / total, text=f"{label}{mark} — {n}")
 
 
 # ---------------------------------------------------------------- the teacher
@@ -428,7 +440,8 @@ def _teacher_live(tr: Callable[..., str]) -> None:
     st.markdown(tr("live.presence", connected=presence.connected, following=presence.following,
                    joined=presence.joined))  # fmt: skip
     if room.question and counts is not None:
-        options = [str(o) for o in room.question.get("options", [])]
+        options = [_text(tr, o) for o in room.question.get("options", [])]
+        plain = [_text(tr, o, markdown=False) for o in room.question.get("options", [])]
         st.caption(tr("live.answers_in", n=sum(counts), connected=presence.connected))
         _bars(tr, options, counts, room.answer if room.revealed else None)
         names = [a.nickname for a in store.answers(code, key) if a.nickname][-30:]
@@ -442,7 +455,7 @@ def _teacher_live(tr: Callable[..., str]) -> None:
             except LiveError as err:
                 _error(err)
             st.rerun(scope="app")
-        right.download_button(tr("live.csv"), data=lambda: answers_csv(store, code, key, options, room),
+        right.download_button(tr("live.csv"), data=lambda: answers_csv(store, code, key, plain, room),
                               file_name=f"live-{code}.csv", mime="text/csv", key="live_csv",
                               icon=":material/download:")  # fmt: skip
 
@@ -520,8 +533,8 @@ def _teacher_main(ctx: Context) -> None:
         return
     with st.container(border=True):
         st.markdown(f"**{tr('live.q_title')}** · {_prompt(tr, room.question['prompt'])}")
-        options = [str(o) for o in room.question.get("options", [])]
-        st.markdown("  \n".join(f"{chr(65 + i)}. {md(o)}" for i, o in enumerate(options)))
+        options = [_text(tr, o) for o in room.question.get("options", [])]
+        st.markdown("  \n".join(f"{chr(65 + i)}. {o}" for i, o in enumerate(options)))
         if room.revealed and room.answer is not None:
-            st.success(tr("live.answer_is", answer=md(options[room.answer])), icon=":material/lightbulb:")
+            st.success(tr("live.answer_is", answer=options[room.answer]), icon=":material/lightbulb:")
             st.markdown(_prompt(tr, room.question["explain"]))
