@@ -1,20 +1,23 @@
-"""Questions for a live class, as plain JSON-able dicts: the adapter between the quiz generator and the room store.
+"""Questions for a live class, as plain JSON-able dicts: the adapter between the quiz bank and the room store.
 
-A question is `({"kind", "prompt": {"key", "params"}, "options": [str], "explain": {"key", "params"}}, answer)`:
-every student translates the keys in their own language; the answer index travels separately (the store keeps
-it hidden until the teacher reveals). Only `quiz_question` knows explorer.quiz's API, so switching to the
-question bank of the projector/quiz rewrite touches this one function.
+A question is `({"kind", "prompt", "options", "explain", "why"}, answer)` where every text is a message
+`{"key": i18n key, "params": {...}}` (an empty key: a literal in params["text"]) or, for token labels, a plain
+string: every student translates it in their own language. The answer index travels separately (the store keeps
+it hidden until the teacher reveals). Only `quiz_question` and `quiz_kinds` know explorer.quiz's API.
+A live class asks multiple-choice questions only: the bank's typed answers (numbers, shapes) are left to the
+quiz page.
 """
 
 from __future__ import annotations
 
+import json
 import random
 from typing import Any
 
 import numpy as np
 
 from .pipeline import Scene
-from .quiz import Question, make_questions, option_text
+from .quiz import KINDS, Msg, draw_question
 
 ATTEND = "attend"  # the quick question: which key does this query attend to most?
 MARGIN = 0.05  # ... asked only when the top weight beats the second by at least this much
@@ -23,32 +26,28 @@ MAX_OPTIONS = 4
 LiveQuestion = tuple[dict[str, Any], int]
 
 
-def _plain(values: dict[str, Any]) -> dict[str, Any]:
-    return {k: v if isinstance(v, (int, str)) and not isinstance(v, bool) else str(v) for k, v in values.items()}
-
-
-def _payload(q: Question, scene: Scene) -> LiveQuestion:
-    return {
-        "kind": q.kind,
-        "prompt": {"key": f"quiz.{q.kind}.prompt", "params": _plain(q.kwargs)},
-        "options": [option_text(o, scene.kv_labels) for o in q.options],
-        "explain": {"key": f"quiz.{q.kind}.explain", "params": _plain(q.explain_kwargs)},
-    }, q.answer
+def _msg(m: Msg) -> dict[str, Any]:
+    """A quiz message as plain JSON (values JSON cannot hold become text)."""
+    return {"key": m.key, "params": json.loads(json.dumps(dict(m.args), ensure_ascii=False, default=str))}
 
 
 def quiz_kinds(scene: Scene, seed: int = 0) -> list[str]:
-    """The quiz kinds that make a question on this setting, in the quiz's order."""
-    return [q.kind for q in make_questions(scene, seed)]
+    """The quiz kinds that give a multiple-choice question on this setting, in the quiz's order."""
+    return [kind for kind in KINDS if quiz_question(kind, scene, seed) is not None]
 
 
 def quiz_question(kind: str, scene: Scene, seed: int = 0) -> LiveQuestion | None:
-    """A question of the quiz generator on the current setting, or None when that kind does not fit it."""
-    for q in make_questions(scene, seed):
-        if q.kind == kind:
-            return _payload(q, scene)
-    return None
-
-
+    """A question of the quiz bank on the current setting, or None when that kind does not fit it (or is not
+    multiple choice)."""
+    if kind not in KINDS:
+        return None
+    q = draw_question(kind, scene=scene, seed=seed)
+    if q is None or q.answer_type != "choice" or not 2 <= len(q.options) <= 12:
+        return None
+    return {
+        "kind": q.kind, "prompt": _msg(q.prompt), "options": [_msg(o.label) for o in q.options],
+        "why": [_msg(o.explain) for o in q.options], "explain": _msg(q.explain),
+    }, int(q.answer)  # fmt: skip
 def attend_question(scene: Scene, head: int, query: int, seed: int = 0) -> LiveQuestion | None:
     """"Which key does query `query` attend to most in head `head`?" (0-based), on the current weights.
     None when there is no clear winner (top weight less than MARGIN above the second) or no such head/query."""

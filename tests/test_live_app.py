@@ -93,15 +93,23 @@ def test_the_teacher_sees_who_is_connected_and_following():
 
 
 def test_question_hidden_until_reveal_counted_once_and_exported_as_text():
+    import i18n
+    from explorer import Settings, run_scene
+    from explorer.live_questions import quiz_kinds
+    from ui.live import _text, answers_csv, rooms
+
     teacher, _, (ann, bo) = teacher_and_students(2)
-    teacher.selectbox(key="live_ask_kind").set_value("d_k").run()
+    kind = quiz_kinds(run_scene(Settings()))[0]
+    teacher.selectbox(key="live_ask_kind").set_value(kind).run()
     teacher.button(key="live_ask_send").click().run()
     ann.run()
     bo.run()
     room = ann.session_state["_live_room"]
-    assert room.question and room.answer is None
+    assert room.question and room.question["kind"] == kind and room.answer is None
     qid = room.qid
-    assert "d_k" in texts(ann) and "Nobody sees the result" in texts(ann)
+    en = i18n.translator("en")
+    options = [_text(en, o) for o in room.question["options"]]
+    assert _text(en, room.question["prompt"]) in texts(ann) and "Nobody sees the result" in texts(ann)
     ann.radio(key=f"live_pick_{qid}").set_value(0).run()
     ann.text_input(key="live_nick").set_value("<b>Ann</b> **x**").run()
     ann.button(key=f"live_send_{qid}").click().run()
@@ -112,21 +120,20 @@ def test_question_hidden_until_reveal_counted_once_and_exported_as_text():
     assert "2 answers" in texts(teacher)
     assert "<b>Ann</b> **x**" in next(t.value for t in teacher.text)  # st.text: shown as typed, never as markup
     bo.run()
-    assert "The answer" not in texts(bo) and "Right:" not in texts(bo)
-    from ui.live import answers_csv, rooms
-
+    assert "The answer" not in texts(bo) and "Right:" not in texts(bo) and "Not this one" not in texts(bo)
     store = rooms()
     code, key = teacher.session_state["_live_code"], teacher.session_state["_live_key"]
-    options = room.question["options"]
     teacher.button(key="live_reveal").click().run()
-    rows = list(csv.DictReader(io.StringIO(answers_csv(store, code, key, options, store.room(code)))))
-    assert [r["nickname"] for r in rows] == ["<b>Ann</b> **x**", ""] and len(rows) == 2
+    plain = [_text(en, o, markdown=False) for o in room.question["options"]]
+    rows = list(csv.DictReader(io.StringIO(answers_csv(store, code, key, plain, store.room(code)))))
+    assert [r["nickname"] for r in rows] == ["<b>Ann</b> **x**", ""] and [r["answer"] for r in rows] == plain[:2]
     answer = store.room(code).answer
     assert [r["correct"] for r in rows] == ["yes" if c == answer else "no" for c in (0, 1)]
     ann.run()
     shown = texts(ann)
     assert ("Right:" in shown) == (answer == 0) and ("Not this one" in shown) == (answer != 0)
-    assert "d_model / h" in shown  # the why
+    assert options[answer] in shown
+    assert _text(en, room.question["explain"]) in shown  # the why
 
 
 def test_the_attend_question_needs_a_clear_winner():

@@ -11,7 +11,7 @@ import pytest
 import i18n
 from explorer import Settings, run_scene
 from explorer.live_questions import ATTEND, MARGIN, attend_question, quiz_kinds, quiz_question
-from explorer.quiz import make_questions, option_text
+from explorer.quiz import KINDS, answer_text, draw_question
 
 
 def numpy_weights(sc) -> np.ndarray:
@@ -24,16 +24,28 @@ def numpy_weights(sc) -> np.ndarray:
 
 @pytest.mark.parametrize("settings", [Settings(), Settings(n_heads=2, seed=3, mask="causal"),
                                       Settings(d_model=4, n_heads=2, mask="padding", padded=(2,))])  # fmt: skip
-def test_every_quiz_kind_travels_as_json_with_its_answer(settings):
+def test_every_choice_question_of_the_bank_travels_as_json_with_its_answer(settings):
+    from ui.live import _text
+
     sc = run_scene(settings)
     kinds = quiz_kinds(sc)
     assert kinds
-    for kind, q in zip(kinds, make_questions(sc, 0), strict=True):
+    for kind in kinds:
+        q = draw_question(kind, scene=sc)
         payload, answer = quiz_question(kind, sc)
         assert json.loads(json.dumps(payload)) == payload
-        assert payload["options"][answer] == option_text(q.correct, sc.kv_labels)
-        i18n.t(payload["prompt"]["key"], "zh", **payload["prompt"]["params"])  # every placeholder is there
-        i18n.t(payload["explain"]["key"], "en", **payload["explain"]["params"])
+        for lang in i18n.LANGS:  # the option sent as the answer reads as the bank's own answer, in both languages
+            tr = i18n.translator(lang)
+            assert _text(tr, payload["options"][answer], markdown=False) == answer_text(q, lang)
+            _text(tr, payload["prompt"])  # every placeholder is there
+            _text(tr, payload["explain"])
+
+
+def test_typed_answers_are_not_sent_to_a_live_class():
+    sc = run_scene(Settings())
+    typed = [k for k in KINDS if (q := draw_question(k, scene=sc)) is not None and q.answer_type != "choice"]
+    assert typed and all(quiz_question(k, sc) is None for k in typed)
+    assert all(f"live.kind.{k}" in i18n.STRINGS for k in KINDS)  # every kind has a name in the teacher's list
 
 
 def test_the_attend_question_is_the_argmax_of_the_weights_with_a_clear_margin():
