@@ -66,7 +66,7 @@ def test_teacher_and_two_students(server):
             follow(s, "() => location.pathname.endsWith('/steps')", "page")
             s.wait_for_function(f"() => document.body.innerText.includes('Following the teacher · live class {code}')",
                                 timeout=FOLLOW_TIMEOUT)  # fmt: skip
-            s.get_by_role("heading", name="2.").first.wait_for(timeout=FOLLOW_TIMEOUT)
+            s.get_by_text("Step 2 of 9").first.wait_for(timeout=FOLLOW_TIMEOUT)
             assert s.evaluate(HEAD_TILES) == 8
 
         set_number(teacher, "Number of heads h", 4)
@@ -78,7 +78,7 @@ def test_teacher_and_two_students(server):
             teacher.get_by_role("button", name="Next step").click()
             wait_idle(teacher)
             for s in students:
-                s.get_by_role("heading", name=f"{step}.").first.wait_for(timeout=FOLLOW_TIMEOUT)
+                s.get_by_text(f"Step {step} of 9").first.wait_for(timeout=FOLLOW_TIMEOUT)
         for s in students:
             follow(s, f"() => ({HEAD_TILES})() === 4", "step 4")
 
