@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from explorer import Settings
-from explorer.quiz import draw_question
+from explorer import Settings, run_scene
+from explorer.quiz import draw_question, make_questions
 from tests.browser import CHROMIUM, CHROMIUM_ARGS, streamlit_server, wait_idle
 
 pytestmark = pytest.mark.browser
@@ -36,7 +36,12 @@ def score(page) -> str:
 def test_answers_survive_a_page_switch_and_a_reload(page):
     q = draw_question("d_k", Settings(), seed=0)
     d, h = q.prompt.args["d"], q.prompt.args["h"]
-    box = page.get_by_label("Your number (e.g. 0.25)").first
+    # every number box drawn before typing into the first (d_k is question 1): under load a page still being drawn
+    # can show a later card's box first
+    n_boxes = sum(x.answer_type == "number" for x in make_questions(run_scene(Settings()), 0))
+    label = "Your number (e.g. 0.25)"
+    page.wait_for_function(f"() => document.querySelectorAll('input[aria-label=\"{label}\"]').length === {n_boxes}")
+    box = page.get_by_label(label).first
     box.fill(str(d // h))
     box.press("Enter")
     wait_idle(page)
