@@ -1,6 +1,6 @@
 """For bench_app.py: the all-layers x all-heads overview of a 12-layer, 12-head model (144 attention maps of
 12 x 12 tokens) as ONE tiled figure, drawn the way the app draws every chart
-(ui.charts.show). A seed input forces a redraw."""
+(ui.chart_element.show). A seed input forces a redraw."""
 
 import shutil
 import sys
@@ -11,7 +11,7 @@ import streamlit as st
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from figures import tiled_heads
-from ui.charts import PLOTLY_JS, show
+from ui.chart_element import PLOTLY_JS, show
 
 # Streamlit serves the static folder beside the main script: this app's is bench/static (not in git)
 _static = Path(__file__).resolve().parent / "static" / PLOTLY_JS.name

@@ -16,6 +16,7 @@ from plotly.colors import get_colorscale
 from i18n import t
 
 from .heatmap import axis_labels, default_names
+from .resolution import block_labels, reduce_axes
 from .style import (
     DIVERGING,
     MASKED_COLOR,
@@ -139,6 +140,14 @@ def tiled_heads(
     row_ticks, row_hover = axis_labels(row_labels, n_rows, numbered=numbered)
     col_ticks, col_hover = axis_labels(col_labels, n_cols, numbered=numbered)
     row_name, col_name, val_name = default_names(kind, lang, row_title, col_title, value_name)
+    # unlabelled axes wider than a tile's pixels are drawn as blocks of adjacent entries (figures/resolution.py)
+    geo = tile_geometry(n, n_rows, n_cols, max_cols=max_cols, shared_scale=shared_scale, style=style)
+    tile_w_px = (style.width_px * 0.88 - (geo.grid_cols - 1) * style.font_size * 1.2) / geo.grid_cols
+    a, reduction = reduce_axes(a, geo.tile_h_px, tile_w_px, rows_free=row_labels is None,
+                               cols_free=col_labels is None)  # fmt: skip
+    row_ticks, row_hover = block_labels(row_ticks, row_hover, reduction.row_factor)
+    col_ticks, col_hover = block_labels(col_ticks, col_hover, reduction.col_factor)
+    n_rows, n_cols = a.shape[1:]
     has_masked = not bool(np.isfinite(a).all())
 
     max_cols = min(max_cols, style.max_tile_cols)
@@ -218,6 +227,8 @@ def tiled_heads(
         notes.append(safe_label(t("fig.per_head_scale_note", lang)))
     if has_masked:
         notes.append(safe_label(t("fig.masked_note", lang)))
+    if reduction.reduced:
+        notes.append(safe_label(reduction.note(lang)))
 
     data = [trace]
     if has_masked:

@@ -9,6 +9,7 @@ import plotly.graph_objects as go
 
 from i18n import t
 
+from .resolution import block_labels, reduce_axes
 from .style import (
     MASKED_COLOR,
     FigureStyle,
@@ -87,9 +88,16 @@ def matrix_heatmap(
     a = np.asarray(values, dtype=float)
     if a.ndim != 2:
         raise ValueError(f"values must be 2-D (R, C), got shape {a.shape}")
+    row_ticks, row_hover = axis_labels(row_labels, a.shape[0], numbered)
+    col_ticks, col_hover = axis_labels(col_labels, a.shape[1], numbered)
+    height = style.heatmap_height(a.shape[0])
+    plot_h = height - sum(style.margins().values()) - style.font_size * 6
+    plot_w = style.width_px * 0.85 * width_fraction
+    # unlabelled axes wider than the screen are drawn as blocks of adjacent entries (figures/resolution.py)
+    a, reduction = reduce_axes(a, plot_h, plot_w, rows_free=row_labels is None, cols_free=col_labels is None)
+    row_ticks, row_hover = block_labels(row_ticks, row_hover, reduction.row_factor)
+    col_ticks, col_hover = block_labels(col_ticks, col_hover, reduction.col_factor)
     n_rows, n_cols = a.shape
-    row_ticks, row_hover = axis_labels(row_labels, n_rows, numbered)
-    col_ticks, col_hover = axis_labels(col_labels, n_cols, numbered)
     has_masked = not bool(np.isfinite(a).all())
     colorscale, lo, hi = color_range(kind, a, zmin, zmax)
     if show_values is None:
@@ -99,12 +107,12 @@ def matrix_heatmap(
 
     # Hover: labels from customdata (per cell) only where they are not just the position numbers.
     fields: list[np.ndarray] = []
-    if row_labels is not None:
+    if row_labels is not None or reduction.row_factor > 1:
         fields.append(np.broadcast_to(np.array(row_hover, dtype=object)[:, None], a.shape))
         row_ref = f"%{{customdata[{len(fields) - 1}]}}"
     else:
         row_ref = "%{y}"
-    if col_labels is not None:
+    if col_labels is not None or reduction.col_factor > 1:
         fields.append(np.broadcast_to(np.array(col_hover, dtype=object)[None, :], a.shape))
         col_ref = f"%{{customdata[{len(fields) - 1}]}}"
     else:
@@ -116,10 +124,8 @@ def matrix_heatmap(
         val_ref = "%{z:.4g}"
     hovertemplate = f"{row_name}: {row_ref}<br>{col_name}: {col_ref}<br>{val_name}: {val_ref}<extra></extra>"
 
-    height = style.heatmap_height(n_rows)
-    plot_h = height - sum(style.margins().values()) - style.font_size * 6
     y_step, y_font = tick_plan(n_rows, plot_h, style)
-    x_step, x_font = tick_plan(n_cols, style.width_px * 0.85 * width_fraction, style)
+    x_step, x_font = tick_plan(n_cols, plot_w, style)
     y_vals, y_text = strided(row_ticks, y_step)
     x_vals, x_text = strided(col_ticks, x_step)
 
@@ -138,7 +144,10 @@ def matrix_heatmap(
         trace.texttemplate = "%{text}"
         trace.textfont = {"size": style.small_size}
 
-    note = safe_label(t("fig.masked_note", lang)) if has_masked else None
+    notes = [safe_label(t("fig.masked_note", lang))] if has_masked else []
+    if reduction.reduced:
+        notes.append(safe_label(reduction.note(lang)))
+    note = " · ".join(notes) or None
     fig = go.Figure(trace)
     fig.update_layout(
         **base_layout(style, safe_label(title) if title else None, height, note),

@@ -5,11 +5,13 @@ import streamlit as st
 
 from figures import attention_lines, query_bars, tiled_heads
 from ui import keep
-from ui.charts import memo_figure, show, show_table
+from ui.chart_element import show
 from ui.context import get_context
 from ui.errata_links import errata_links
+from ui.figure_cache import cached_figure
 from ui.frame import outside_frame
 from ui.head_similarity import head_similarity_section
+from ui.tables import show_table
 from ui.weight_source import flat_note
 
 if outside_frame():
@@ -53,10 +55,10 @@ def all_heads() -> None:
     st.caption(tr(f"qty.{quantity}.help"))
     query = int(keep.value("heads_query", default_query()))
     highlight = query if query < len(rows) else None
-    fig = memo_figure(("heads_tiled", settings, lang, style, quantity, shared, highlight), lambda: tiled_heads(
-        stack, list(rows), None if cols is None else list(cols), tile_titles=heads, kind=kind,
+    fig = cached_figure(
+        tiled_heads, stack, list(rows), None if cols is None else list(cols), tile_titles=heads, kind=kind,
         shared_scale=shared, lang=lang, style=style, highlight_row=highlight,
-    ))  # fmt: skip
+    )  # fmt: skip
     st.session_state["_heads_highlighted"] = query
     show(fig, key="heads_tiled")
 
@@ -70,10 +72,10 @@ def one_query() -> None:
                          key=key, on_change=keep.remember, args=("heads_query", key))  # fmt: skip
     if st.session_state.get("_heads_highlighted") != query:
         st.rerun()  # the tiled view above highlights the chosen query's row
-    bars = memo_figure(("heads_bars", settings, lang, style, query), lambda: query_bars(
-        scene.weights[:, query, :], list(scene.kv_tokens), scene.labels[query], head_titles=heads,
+    bars = cached_figure(
+        query_bars, scene.weights[:, query, :], list(scene.kv_tokens), scene.labels[query], head_titles=heads,
         lang=lang, style=style,
-    ))  # fmt: skip
+    )  # fmt: skip
     show(bars, key="heads_bars")
     st.subheader(tr("heads.lines"))
     key = keep.kept("heads_lines_heads", list(range(min(h, 4))), lang,
@@ -83,10 +85,10 @@ def one_query() -> None:
     key = keep.kept("heads_lines_all", False)
     all_queries = st.toggle(tr("heads.lines_all"), key=key, on_change=keep.remember, args=("heads_lines_all", key))
     shown_query = None if all_queries else query
-    lines = memo_figure(("heads_lines", settings, lang, style, tuple(chosen), shown_query), lambda: attention_lines(
-        scene.weights, list(scene.tokens), list(scene.kv_tokens), heads=list(chosen), query=shown_query,
-        lang=lang, style=style,
-    ))  # fmt: skip
+    lines = cached_figure(
+        attention_lines, scene.weights, list(scene.tokens), list(scene.kv_tokens), heads=list(chosen),
+        query=shown_query, lang=lang, style=style,
+    )  # fmt: skip
     show(lines, key="heads_lines")
 
 

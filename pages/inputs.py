@@ -6,11 +6,13 @@ import streamlit as st
 
 from explorer import LIMITS
 from figures import matrix_heatmap
-from ui.charts import digest, memo_figure, show, show_table
+from ui.chart_element import show
 from ui.context import get_context
 from ui.editing import clear_edits, matrix_editor
+from ui.figure_cache import cached_figure
 from ui.frame import outside_frame
 from ui.sidebar import W_EDITS, X_EDITS, edit_signature
+from ui.tables import show_table
 from ui.weight_source import real_inputs_note
 
 if outside_frame():
@@ -35,12 +37,11 @@ for tab, (key, values) in zip(tabs, (("x", scene.x), ("p", scene.p), ("x_in", sc
     with tab:
         st.latex(tr(f"inputs.latex_{key}"))
         st.caption(tr(f"inputs.caption_{key}", L=scene.len_q, d=settings.d_model))
-        cache_key = ("inputs", key, digest(values), scene.tokens, ctx.lang, style)  # the numbers, not the settings
-        fig = memo_figure(cache_key, lambda values=values, key=key: matrix_heatmap(
-            values, list(scene.tokens), dims, title=tr(f"inputs.tab_{key}"), kind="signed",
+        fig = cached_figure(
+            matrix_heatmap, values, list(scene.tokens), dims, title=tr(f"inputs.tab_{key}"), kind="signed",
             row_title=tr("axis.token"), col_title=tr("axis.dimension"), value_name=tr("axis.value"),
             lang=ctx.lang, style=style,
-        ))  # fmt: skip
+        )  # fmt: skip
         show(fig, key=f"inputs_{key}")
 if not settings.add_pe:
     st.info(tr("inputs.pe_off"))
@@ -50,7 +51,7 @@ if settings.preset == "worked":
     st.caption(tr("inputs.worked_fixed"))
 elif settings.d_model > 64 or settings.real:
     st.caption(tr("inputs.edit_x_too_big", limit=64))
-# The grid behind st.data_editor is the heaviest thing on this page to load (see ui.charts.show_table); it is
+# The grid behind st.data_editor is the heaviest thing on this page to load (see ui.tables.show_table); it is
 # drawn when asked for, and open from the start while X carries edits.
 elif st.toggle(tr("inputs.edit_x_open"), key="edit_x_open",
                value=bool((st.session_state.get(X_EDITS) or {}).get("edits"))):  # fmt: skip
@@ -90,11 +91,8 @@ else:
     cols = st.columns(2)
     for col, name in zip(cols, ("w_q", "w_o"), strict=True):
         with col:
-            show(
-                matrix_heatmap(
-                    np.asarray(getattr(scene, name)), dims, dims, title=tr(f"mat.{name}"), kind="signed",
-                    row_title=tr("axis.row"), col_title=tr("axis.column"), value_name=tr("axis.value"),
-                    lang=ctx.lang, style=style,
-                ),
-                key=f"inputs_{name}",
-            )  # fmt: skip
+            show(cached_figure(
+                matrix_heatmap, np.asarray(getattr(scene, name)), dims, dims, title=tr(f"mat.{name}"), kind="signed",
+                row_title=tr("axis.row"), col_title=tr("axis.column"), value_name=tr("axis.value"),
+                lang=ctx.lang, style=style,
+            ), key=f"inputs_{name}")  # fmt: skip

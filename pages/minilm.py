@@ -9,9 +9,10 @@ from mha_core import contribution_similarity
 from pretrained.encoder import DEFAULT_MAX_TOKENS, encode_text
 from pretrained.loading import INSTALL_COMMAND, ModelUnavailable, load_model
 from pretrained.patterns import PATTERNS, best_heads, pattern_scores
-from ui.charts import memo_figure, show
+from ui.chart_element import show
 from ui.context import get_context
 from ui.errata_links import errata_links
+from ui.figure_cache import cached_figure
 from ui.frame import outside_frame
 
 if outside_frame():
@@ -49,15 +50,14 @@ if n_unk * 4 >= len(enc.tokens) - 2 > 0:  # a quarter or more of the wordpieces 
     st.warning(tr("minilm.unk", n=n_unk, total=len(enc.tokens)))
 weights = enc.weights.numpy()  # (layers, heads, L, L)
 n_layers, n_heads, length = weights.shape[:3]
-key = (text, lang, style)
 
 st.header(tr("minilm.overview"))
 st.markdown(tr("minilm.overview_text", n=n_layers * n_heads))
 titles = [tr("minilm.tile", layer=la + 1, head=h + 1) for la in range(n_layers) for h in range(n_heads)]
-show(memo_figure(("minilm_all", *key), lambda: tiled_heads(
-    weights.reshape(n_layers * n_heads, length, length), labels, labels, tile_titles=titles, max_cols=n_heads,
-    lang=lang, style=style,
-)), key="minilm_all")  # fmt: skip
+show(cached_figure(
+    tiled_heads, weights.reshape(n_layers * n_heads, length, length), labels, labels, tile_titles=titles,
+    max_cols=n_heads, lang=lang, style=style,
+), key="minilm_all")  # fmt: skip
 
 st.header(tr("minilm.types"))
 scores = pattern_scores(weights)  # {pattern: (layers, heads)}
@@ -69,12 +69,12 @@ st.table(pd.DataFrame(
     columns=[tr("minilm.col_type"), tr("minilm.col_head"), tr("minilm.col_score")],
 ))  # fmt: skip
 present = [p for p in PATTERNS if not np.isnan(scores[p]).all()]
-show(memo_figure(("minilm_types", *key), lambda: tiled_heads(
-    np.stack([scores[p] for p in present]), [str(la + 1) for la in range(n_layers)],
+show(cached_figure(
+    tiled_heads, np.stack([scores[p] for p in present]), [str(la + 1) for la in range(n_layers)],
     [str(h + 1) for h in range(n_heads)], tile_titles=[tr(f"minilm.pattern.{p}") for p in present],
     max_cols=3, row_title=tr("minilm.layer"), col_title=tr("minilm.head"), value_name=tr("minilm.score"),
     lang=lang, style=style, numbered=False,
-)), key="minilm_types")  # fmt: skip
+), key="minilm_types")  # fmt: skip
 
 st.header(tr("minilm.one_head"))
 default_layer, default_head, _ = best.get("previous", (0, 0, 0.0))
@@ -91,14 +91,12 @@ att = enc.layers[layer].attention  # our AttentionTrace of this layer (unbatched
 sim = contribution_similarity(att.head_outputs, att.w_o_heads.detach()).numpy()
 off = sim[~np.eye(n_heads, dtype=bool)]
 st.markdown(tr("minilm.contrib_text", layer=layer + 1, mean=f"{np.abs(off).mean():.2f}", hi=f"{off.max():.2f}"))
-show(memo_figure(("minilm_contrib", *key, layer), lambda: head_similarity_figure(
-    sim, tr("hs.fig"), value_name="cos", lang=lang, style=style,
-)), key="minilm_contrib")  # fmt: skip
+show(cached_figure(head_similarity_figure, sim, tr("hs.fig"), value_name="cos", lang=lang, style=style),
+     key="minilm_contrib")  # fmt: skip
 
 st.subheader(tr("minilm.lines"))
-show(memo_figure(("minilm_lines", *key, layer, head), lambda: attention_lines(
-    weights[layer], labels, labels, heads=[head], lang=lang, style=style,
-)), key="minilm_lines")  # fmt: skip
+show(cached_figure(attention_lines, weights[layer], labels, labels, heads=[head], lang=lang, style=style),
+     key="minilm_lines")  # fmt: skip
 
 st.subheader(tr("minilm.steps"))
 st.markdown(tr("minilm.steps_text", d=cfg.d_model, dk=cfg.d_k))
@@ -116,6 +114,5 @@ for row in (("q", "k", "v"), ("s", "a", "o")):
     for col, part in zip(st.columns(3), row, strict=True):
         m, title, cols, kind = parts[part]
         with col:
-            show(memo_figure(("minilm_step", part, *key, layer, head), lambda m=m, title=title, cols=cols, kind=kind:
-                 matrix_heatmap(m, labels, cols, title=f"{name}: {title}", kind=kind, lang=lang, style=style,
-                                width_fraction=0.3)), key=f"minilm_{part}")  # fmt: skip
+            show(cached_figure(matrix_heatmap, m, labels, cols, title=f"{name}: {title}", kind=kind, lang=lang,
+                               style=style, width_fraction=0.3), key=f"minilm_{part}")  # fmt: skip

@@ -8,9 +8,10 @@ from explorer.note004 import note004_data
 from figures import matrix_heatmap
 from figures.note004 import basis_figure, bottleneck_figure, head_cost_figure
 from mha_core.note004 import head_counts, kernel_view, time_by_heads
-from ui.charts import memo_figure, show
+from ui.chart_element import show
 from ui.context import get_context
 from ui.errata_links import errata_links
+from ui.figure_cache import cached_figure
 from ui.frame import outside_frame
 
 if outside_frame():
@@ -32,10 +33,10 @@ st.latex(r"S_i = \frac{Q_i K_i^\top}{\sqrt{d_k}},\quad Q_i \in \mathbb{R}^{L \ti
 st.latex(r"\Rightarrow\quad \operatorname{rank} S_i \le d_k = d_{\text{model}}/h")
 st.markdown(tr("n4.rank.text", d=d))
 b = data.bottleneck
-show(memo_figure(("n4_bottleneck", s, lang, style), lambda: bottleneck_figure(
-    [r.n_heads for r in b], [r.d_k for r in b], [r.max_rank for r in b], [r.distinct_argmax for r in b],
-    [r.reachable for r in b], L, h, lang=lang, style=style,
-)), key="n4_bottleneck")  # fmt: skip
+show(cached_figure(
+    bottleneck_figure, [r.n_heads for r in b], [r.d_k for r in b], [r.max_rank for r in b],
+    [r.distinct_argmax for r in b], [r.reachable for r in b], L, h, lang=lang, style=style,
+), key="n4_bottleneck")  # fmt: skip
 st.caption(tr("n4.rank.now", h=h, dk=s.d_k, ranks=", ".join(map(str, data.ranks)), bound=min(s.d_k, L, sc.len_k)))
 
 # ---- 2. heads as terms of a sum
@@ -45,9 +46,9 @@ st.markdown(tr("n4.basis.text"))
 if st.session_state.get("n4_token", 0) >= L:
     st.session_state["n4_token"] = 0
 token = st.selectbox(tr("n4.basis.pick"), range(L), format_func=lambda i: sc.labels[i], key="n4_token")
-show(memo_figure(("n4_basis", s, lang, style, token), lambda: basis_figure(
-    data.contributions[:, token, :], sc.output[token], sc.labels[token], lang=lang, style=style,
-)), key="n4_basis")  # fmt: skip
+show(cached_figure(
+    basis_figure, data.contributions[:, token, :], sc.output[token], sc.labels[token], lang=lang, style=style,
+), key="n4_basis")  # fmt: skip
 st.caption(tr("n4.basis.gap", gap=f"{data.sum_gap:.1e}") + (" " + tr("n4.basis.dims", n=64, d=d) if d > 64 else ""))
 
 # ---- 3. kernel view
@@ -63,10 +64,10 @@ st.markdown(tr("n4.kernel.numbers", n=kh + 1, asym=f"{kv.asymmetry:.2f}", gap=f"
 for col, (m, title, tag) in zip(st.columns(3), ((kv.scores, "n4.kernel.s", "s"), (kv.scores.T, "n4.kernel.st", "st"),
                                                 (kv.tied_scores, "n4.kernel.tied", "tied")), strict=True):  # fmt: skip
     with col:
-        show(memo_figure(("n4_kernel", tag, s, kh, lang, style), lambda m=m, title=title: matrix_heatmap(
-            m, list(sc.tokens), list(sc.tokens), title=tr(title), kind="signed", lang=lang, style=style,
-            width_fraction=0.33, show_values=False,
-        )), key=f"n4_kernel_{tag}")  # fmt: skip
+        show(cached_figure(
+            matrix_heatmap, m, list(sc.tokens), list(sc.tokens), title=tr(title), kind="signed", lang=lang,
+            style=style, width_fraction=0.33, show_values=False,
+        ), key=f"n4_kernel_{tag}")  # fmt: skip
 
 # ---- 4. F_h against F_1
 st.header(tr("n4.incl.title"))

@@ -4,8 +4,9 @@ import streamlit as st
 
 from explorer import positional_tables
 from figures import pe_curves, pe_heatmap, pe_similarity, wavelength_chart
-from ui.charts import memo_figure, show
+from ui.chart_element import show
 from ui.context import get_context
+from ui.figure_cache import cached_figure
 from ui.frame import outside_frame
 
 MAX_LENGTH, MAX_D = 256, 1024
@@ -30,18 +31,15 @@ options = list(range(int(d_model)))
 default = [j for j in (0, 1, 4, 5, int(d_model) // 2) if j < d_model]
 dims = st.multiselect(tr("pe.dims"), options, default=sorted(set(default)), key="pe_dims",
                       max_selections=12)  # fmt: skip
-key = (int(length), int(d_model), float(base), lang, style)
 if dims:
-    show(memo_figure(("pe_curves", *key, tuple(dims)), lambda: pe_curves(p, list(dims), lang=lang, style=style)),
-         key="pe_curves")  # fmt: skip
+    show(cached_figure(pe_curves, p, list(dims), lang=lang, style=style), key="pe_curves")
 else:
     st.info(tr("pe.pick_dims"))
 col_a, col_b = st.columns(2)
 with col_a:
-    show(memo_figure(("pe_heatmap", *key), lambda: pe_heatmap(p, lang=lang, style=style, width_fraction=0.45)),
-         key="pe_heatmap")
+    show(cached_figure(pe_heatmap, p, lang=lang, style=style, width_fraction=0.45), key="pe_heatmap")
 with col_b:
-    show(memo_figure(("pe_waves", *key), lambda: wavelength_chart(waves, lang=lang, style=style)), key="pe_waves")
+    show(cached_figure(wavelength_chart, waves, lang=lang, style=style), key="pe_waves")
 st.subheader(tr("pe.similarity"))
 st.markdown(tr("pe.similarity_text"))
-show(memo_figure(("pe_sim", *key), lambda: pe_similarity(sim, lang=lang, style=style)), key="pe_sim")
+show(cached_figure(pe_similarity, sim, lang=lang, style=style), key="pe_sim")

@@ -7,9 +7,10 @@ from explorer import off_diagonal, output_by_head
 from figures import matrix_heatmap, tiled_heads
 from mha_core.note004 import subspace_overlap
 from mha_core.why import additive_attention, layer_norm_stats, residual_layer_norm
-from ui.charts import memo_figure, show
+from ui.chart_element import show
 from ui.context import get_context
 from ui.errata_links import errata_links
+from ui.figure_cache import cached_figure
 from ui.frame import outside_frame
 from ui.head_similarity import head_similarity_section
 
@@ -35,10 +36,11 @@ st.latex(r"\mathrm{Concat}(\mathrm{head}_1,\dots,\mathrm{head}_h)\,W^O = \sum_{i
          r"\qquad W^O = \begin{bmatrix} W^O_1 \\ \vdots \\ W^O_h \end{bmatrix}")  # fmt: skip
 by_head = output_by_head(scene)  # head_i W^O_i: (h, L, d_model), and how far their sum is from Concat W^O
 st.markdown(tr("sub.wo.text", dk=settings.d_k, d=settings.d_model, gap=f"{by_head.gap:.1e}"))
-show(memo_figure(("sub_contrib", settings, lang, style), lambda: tiled_heads(
-    by_head.contributions, list(scene.tokens), None, tile_titles=[f"head_{i + 1} W^O_{i + 1}" for i in range(h)],
-    kind="signed", col_title=tr("axis.dimension"), lang=lang, style=style,
-)), key="sub_contrib")  # fmt: skip
+show(cached_figure(
+    tiled_heads, by_head.contributions, list(scene.tokens), None,
+    tile_titles=[f"head_{i + 1} W^O_{i + 1}" for i in range(h)], kind="signed", col_title=tr("axis.dimension"),
+    lang=lang, style=style,
+), key="sub_contrib")  # fmt: skip
 
 # ---- residual and LayerNorm
 st.header(tr("sub.ln.title"))
@@ -47,10 +49,10 @@ st.latex(r"Y = \mathrm{LayerNorm}\big(X + \mathrm{MultiHead}(X)\big),\quad "
 st.markdown(tr("sub.ln.text"))
 if st.toggle(tr("sub.ln.show"), value=True, key="sub_ln"):
     y = residual_layer_norm(scene.x_in, scene.output)
-    show(memo_figure(("sub_ln", settings, lang, style), lambda: matrix_heatmap(
-        y, list(scene.tokens), None, title=tr("sub.ln.fig"), kind="signed", col_title=tr("axis.dimension"),
-        lang=lang, style=style,
-    )), key="sub_ln_fig")  # fmt: skip
+    show(cached_figure(
+        matrix_heatmap, y, list(scene.tokens), None, title=tr("sub.ln.fig"), kind="signed",
+        col_title=tr("axis.dimension"), lang=lang, style=style,
+    ), key="sub_ln_fig")  # fmt: skip
     stats = layer_norm_stats(y)
     st.caption(tr("sub.ln.stats", mean=f"{stats.max_abs_mean:.1e}", std=f"{stats.mean_std:.3f}"))
 
@@ -70,12 +72,12 @@ st.markdown(tr("sub.score.text", n=head + 1))
 add = additive_attention(scene.q[head], scene.k[head], scene.v[head], seed=settings.seed, mask=scene.mask[head])
 c1, c2 = st.columns(2)
 with c1:
-    show(memo_figure(("sub_dot", settings, head, lang, style), lambda: matrix_heatmap(
-        scene.weights[head], list(scene.tokens), list(scene.kv_tokens), title=tr("sub.score.dot"), kind="weights",
-        lang=lang, style=style, width_fraction=0.5,
-    )), key="sub_dot")  # fmt: skip
+    show(cached_figure(
+        matrix_heatmap, scene.weights[head], list(scene.tokens), list(scene.kv_tokens), title=tr("sub.score.dot"),
+        kind="weights", lang=lang, style=style, width_fraction=0.5,
+    ), key="sub_dot")  # fmt: skip
 with c2:
-    show(memo_figure(("sub_add", settings, head, lang, style), lambda: matrix_heatmap(
-        add.weights, list(scene.tokens), list(scene.kv_tokens), title=tr("sub.score.add"), kind="weights",
-        lang=lang, style=style, width_fraction=0.5,
-    )), key="sub_add")  # fmt: skip
+    show(cached_figure(
+        matrix_heatmap, add.weights, list(scene.tokens), list(scene.kv_tokens), title=tr("sub.score.add"),
+        kind="weights", lang=lang, style=style, width_fraction=0.5,
+    ), key="sub_add")  # fmt: skip

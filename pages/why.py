@@ -9,9 +9,10 @@ from figures import tiled_heads
 from figures.why import cost_figure, fused_weight_figure, parameter_figure, scaling_figure
 from mha_core import operation_counts, parameter_count
 from mha_core.why import cost_curve, scaling_experiment, score_bytes, time_forward
-from ui.charts import memo_figure, show
+from ui.chart_element import show
 from ui.context import get_context
 from ui.errata_links import errata_links
+from ui.figure_cache import cached_figure
 from ui.frame import outside_frame
 
 if outside_frame():
@@ -38,10 +39,10 @@ st.latex(r"\operatorname{Var}(q \cdot k) = d_k \;\Rightarrow\; "
 st.markdown(tr("why.scale.text", dk=settings.d_k))
 n_keys = max(2, scene.len_k)
 r = _scaling(n_keys)
-show(memo_figure(("why_scaling", n_keys, lang, style), lambda: scaling_figure(
-    r.d_ks, r.n_keys, r.spread, (r.entropy_scaled, r.entropy_raw), (r.max_weight_scaled, r.max_weight_raw),
-    (r.grad_scaled, r.grad_raw), lang=lang, style=style,
-)), key="why_scaling")  # fmt: skip
+show(cached_figure(
+    scaling_figure, r.d_ks, r.n_keys, r.spread, (r.entropy_scaled, r.entropy_raw),
+    (r.max_weight_scaled, r.max_weight_raw), (r.grad_scaled, r.grad_raw), lang=lang, style=style,
+), key="why_scaling")  # fmt: skip
 i = int(np.argmin([abs(np.log2(d) - np.log2(settings.d_k)) for d in D_KS]))
 st.caption(tr("why.scale.now", dk=D_KS[i], n=n_keys, es=f"{r.entropy_scaled[i]:.2f}", er=f"{r.entropy_raw[i]:.2f}",
               ms=f"{r.max_weight_scaled[i]:.2f}", mr=f"{r.max_weight_raw[i]:.2f}",
@@ -84,21 +85,19 @@ counts = [parameter_count(d, h) for h in divisors]
 st.markdown(tr("why.params.text", d=d, total=f"{counts[0].total:,}", w=f"{4 * d * d:,}", b=f"{4 * d:,}"))
 by_matrix = {"W^Q": [c.w_q for c in counts], "W^K": [c.w_k for c in counts], "W^V": [c.w_v for c in counts],
              "W^O": [c.w_o for c in counts], tr("why.params.biases"): [c.biases for c in counts]}  # fmt: skip
-show(memo_figure(("why_params", d, settings.n_heads, lang, style), lambda: parameter_figure(
-    divisors, by_matrix, [d // h for h in divisors], settings.n_heads, lang=lang, style=style,
-)), key="why_params")  # fmt: skip
+show(cached_figure(
+    parameter_figure, divisors, by_matrix, [d // h for h in divisors], settings.n_heads, lang=lang, style=style,
+), key="why_params")  # fmt: skip
 h_view = st.select_slider(tr("why.params.pick_h"), divisors, key="why_h_view",
                           value=settings.n_heads if settings.n_heads in divisors else 1)  # fmt: skip
 st.markdown(tr("why.params.blocks", h=h_view, dk=d // h_view, d=d))
 if d <= 256:
-    show(memo_figure(("why_fused", settings, h_view, lang, style), lambda: fused_weight_figure(
-        scene.w_q, h_view, lang=lang, style=style,
-    )), key="why_fused")  # fmt: skip
+    show(cached_figure(fused_weight_figure, scene.w_q, h_view, lang=lang, style=style), key="why_fused")
     blocks = weight_blocks(scene.w_q, h_view)  # (h, d_model, d_k): W_i^Q = columns of block i
-    show(memo_figure(("why_blocks", settings, h_view, lang, style), lambda: tiled_heads(
-        blocks, None, None, kind="signed", max_cols=min(h_view, 8), row_title=tr("why.params.input_dim"),
+    show(cached_figure(
+        tiled_heads, blocks, None, None, kind="signed", max_cols=min(h_view, 8), row_title=tr("why.params.input_dim"),
         col_title="d_k", lang=lang, style=style,
-    )), key="why_blocks")  # fmt: skip
+    ), key="why_blocks")  # fmt: skip
 else:
     st.info(tr("why.params.too_big", d=d))
 

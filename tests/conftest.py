@@ -37,7 +37,7 @@ def charts(at) -> list:
 def chart_spec(el) -> dict:
     """The plotly figure (data, layout) one chart element carries. Every figure a test reads is checked
     to use only trace types that the browser's plotly.js bundle holds (static/, the cartesian bundle)."""
-    from ui.charts import TRACE_TYPES
+    from ui.chart_element import TRACE_TYPES
 
     spec = json.loads(json.loads(el.proto.json)["spec"]) if el.type == "bidi_component" else json.loads(el.proto.spec)
     missing = {trace.get("type", "scatter") for trace in spec.get("data", [])} - TRACE_TYPES

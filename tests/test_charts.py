@@ -1,4 +1,4 @@
-"""The chart element (ui/charts.show): plotly.js committed in the static folder, the figure sent to
+"""The chart element (ui/chart_element.show): plotly.js committed in the static folder, the figure sent to
 ui/plot.js with a version that follows its content, and st.plotly_chart when plotly.js cannot be served."""
 
 from __future__ import annotations
@@ -15,7 +15,8 @@ import plotly.graph_objects as go
 
 from tests.conftest import chart_spec, charts
 from tests.test_app import run_page
-from ui import charts as ui_charts
+from ui import chart_element as ui_charts
+from ui.figure_cache import FrozenFigure
 
 
 def test_the_app_draws_with_the_component_and_sends_each_figure_with_its_version(make_app):
@@ -64,12 +65,12 @@ def test_without_plotly_js_the_charts_fall_back_to_st_plotly_chart(make_app, mon
 
 def test_a_frozen_figure_carries_the_figure_and_a_version_that_follows_it():
     fig = go.Figure(go.Heatmap(z=[[1, 2], [3, float("nan")]]), layout={"title": {"text": "<b>t</b>"}})
-    a = ui_charts.FrozenFigure(fig)
-    b = ui_charts.FrozenFigure(go.Figure(go.Heatmap(z=[[1, 2], [3, 5]])))
+    a = FrozenFigure(fig)
+    b = FrozenFigure(go.Figure(go.Heatmap(z=[[1, 2], [3, 5]])))
     assert json.loads(a.json)["data"][0]["z"] == [[1, 2], [3, None]]  # NaN (a masked cell) is null, never NaN
     assert json.loads(a.json)["layout"]["title"]["text"] == "<b>t</b>"
-    assert a.version != b.version and a.version == ui_charts.FrozenFigure(fig).version
-    assert a.to_dict() is a.to_dict() and a.figure() is a.figure()  # computed once
+    assert a.version != b.version and a.version == FrozenFigure(fig).version
+    assert a.__slots__ == ("json", "version")  # only the JSON is kept, never its dict as well
     assert a.figure().to_dict()["data"][0]["type"] == "heatmap"
 
 

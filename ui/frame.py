@@ -12,7 +12,9 @@ from pathlib import Path
 
 import streamlit as st
 
+from budget import start_janitor
 from ui import live
+from ui.fair import install_waiter
 from ui.sidebar import build_context
 
 _state = threading.local()  # each session's script runs in its own thread
@@ -53,6 +55,7 @@ def page_icon(url: str) -> str:
 
 def run_frame() -> None:
     """Draw the frame and run the page the URL asks for."""
+    start_janitor()  # once per process: idle cache entries expire, freed memory goes back to the system
     # The presentation toggle is drawn later in the run; on a link's first run only the URL knows it is on.
     present = bool(st.session_state.get("present", str(st.query_params.get("present", "")).lower() == "true"))
     st.set_page_config(
@@ -62,6 +65,7 @@ def run_frame() -> None:
     live.before_settings()  # a join link, or the teacher's settings a live-class student follows
     live_slot = st.sidebar.container()  # the live-class panel, above the settings
     ctx = build_context()
+    install_waiter(ctx.t)  # a heavy chart that has to wait for the CPU says so (ui/fair.py)
     sections: dict[str, list] = {}
     for i, (path, url, title, *section) in enumerate(PAGES):
         page = st.Page(path, title=ctx.t(title), icon=page_icon(url), url_path=url, default=(i == 0))

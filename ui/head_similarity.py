@@ -10,8 +10,9 @@ import streamlit as st
 
 from figures import RHO_LATEX, head_similarity_figure
 from mha_core.note004 import rho_extremes, rotation_demo
-from ui.charts import memo_figure, show
+from ui.chart_element import show
 from ui.context import Context
+from ui.figure_cache import cached_figure
 
 CONTRIB = (r"\cos\big(\mathrm{head}_i W^O_i,\ \mathrm{head}_j W^O_j\big) = "
            r"\frac{\langle \mathrm{head}_i W^O_i,\ \mathrm{head}_j W^O_j \rangle}"
@@ -20,8 +21,9 @@ RHO = RHO_LATEX
 
 
 def _cos_map(ctx: Context, m: np.ndarray, title: str, key: tuple, width: float = 1.0):
-    return memo_figure(key, lambda: head_similarity_figure(m, title, value_name="cos", lang=ctx.lang, style=ctx.style,
-                                                           width_fraction=width))  # fmt: skip
+    """(`key` is unused: the figure cache keys on every argument of the builder)"""
+    return cached_figure(head_similarity_figure, m, title, value_name="cos", lang=ctx.lang, style=ctx.style,
+                         width_fraction=width)
 
 
 def head_similarity_section(ctx: Context, prefix: str) -> None:

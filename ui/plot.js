@@ -1,7 +1,7 @@
 // One plotly figure that stays mounted: a new figure for the same chart (same key) is drawn with
 // Plotly.react into the same element, instead of the remount and Plotly.newPlot that st.plotly_chart
 // does in Streamlit 1.67 whenever a figure changes. plotly.js itself (ui/vendor) is served by the app's
-// static folder (ui/charts.py puts it there) and loaded once per page.
+// static folder (ui/chart_element.py puts it there) and loaded once per page.
 //
 // data: {spec: figure JSON string, v: its version, config: plotly config, src: where plotly.js is,
 // failed: a translated message}

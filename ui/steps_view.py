@@ -12,8 +12,10 @@ import streamlit as st
 from explorer import LIMITS, shape_table
 from figures import matrix_heatmap, tiled_heads
 from figures.style import FigureStyle
-from ui.charts import digest, latex_matrix, memo_figure, show
+from ui.chart_element import show
 from ui.context import Context
+from ui.figure_cache import cached_figure
+from ui.latex import latex_matrix
 
 STEP_KEYS: tuple[str, ...] = ("input", "proj", "split", "scores", "mask", "softmax", "av", "concat", "out")
 
@@ -74,22 +76,20 @@ class StepsView:
         self, m: np.ndarray, rows: tuple[str, ...], title: str, key: str, value_name: str | None = None
     ) -> None:
         tr = self.tr
-        cache_key = ("steps_matrix", digest(m), rows, title, value_name, self.ctx.lang, self.style)
-        fig = memo_figure(cache_key, lambda: matrix_heatmap(
-            m, list(rows), None, title=title, kind="signed", row_title=tr("axis.token"),
+        fig = cached_figure(
+            matrix_heatmap, m, list(rows), None, title=title, kind="signed", row_title=tr("axis.token"),
             col_title=tr("axis.dimension"), value_name=value_name or tr("axis.value"),
             lang=self.ctx.lang, style=self.style,
-        ))  # fmt: skip
+        )  # fmt: skip
         show(fig, key=key, tensor=m, rows=self._labels(rows), label=tr("common.csv"))
 
     def _heads(
         self, stack: np.ndarray, rows: tuple[str, ...], cols: tuple[str, ...] | None, kind: str, key: str
     ) -> None:
-        cache_key = ("steps_heads", digest(stack), rows, cols, kind, self.ctx.lang, self.style)
-        fig = memo_figure(cache_key, lambda: tiled_heads(
-            stack, list(rows), None if cols is None else list(cols), tile_titles=self.heads, kind=kind,
+        fig = cached_figure(
+            tiled_heads, stack, list(rows), None if cols is None else list(cols), tile_titles=self.heads, kind=kind,
             lang=self.ctx.lang, style=self.style,
-        ))  # fmt: skip
+        )  # fmt: skip
         col_labels = None if cols is None else self._labels(cols)
         show(fig, key=key, tensor=stack, rows=self._labels(rows), cols=col_labels, label=self.tr("common.csv"))
 

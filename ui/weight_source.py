@@ -17,8 +17,10 @@ from mha_core import tokenize
 from pretrained.loading import INSTALL_COMMAND
 from pretrained.patterns import pattern_scores
 from ui import sticky
-from ui.charts import digest, memo_figure, show, show_table
+from ui.chart_element import show
 from ui.context import Context
+from ui.figure_cache import cached_figure
+from ui.tables import show_table
 
 DEFAULTS = Settings()
 PREV_LAYER, PREV_HEAD = 1, 3  # all-MiniLM-L6-v2: layer 1, head 3 (1-based) attends to the previous token
@@ -122,11 +124,11 @@ def prev_head_panel(ctx: Context, sc: Scene) -> None:
         st.info(tr("realw.no_prev_head", layer=layer, head=head, score=score, best=PREV_LAYER))
     st.caption(tr("realw.bias_note"))
     w = sc.weights[head - 1]
-    fig = memo_figure(("realw_head", digest(w), sc.tokens, head, layer, ctx.lang, ctx.style), lambda: matrix_heatmap(
-        w, list(sc.tokens), list(sc.kv_tokens), title=tr("realw.head_title", head=head, layer=layer),
+    fig = cached_figure(
+        matrix_heatmap, w, list(sc.tokens), list(sc.kv_tokens), title=tr("realw.head_title", head=head, layer=layer),
         kind="weights", row_title=tr("axis.token"), col_title=tr("axis.token"), value_name="A",
         lang=ctx.lang, style=ctx.style,
-    ))  # fmt: skip
+    )  # fmt: skip
     show(fig, key="realw_head")
 
 
@@ -144,10 +146,11 @@ def batch_panel(ctx: Context) -> Scene:
     rows = [tr("padb.row", n=b + 1) for b in range(len(sc.batch))]
     grid = np.array([[str(t) for t in item.tokens] for item in sc.batch])
     mask = sc.key_padding.astype(float)
-    fig = memo_figure(("padb_mask", digest(mask), grid.tobytes(), ctx.lang, ctx.style), lambda: matrix_heatmap(
-        mask, rows, [str(j) for j in range(length)], title=tr("padb.mask_title"), kind="weights", numbered=False,
-        row_title="B", col_title="L", value_name="mask", show_values=False, lang=ctx.lang, style=ctx.style,
-    ))  # fmt: skip
+    fig = cached_figure(
+        matrix_heatmap, mask, rows, [str(j) for j in range(length)], title=tr("padb.mask_title"), kind="weights",
+        numbered=False, row_title="B", col_title="L", value_name="mask", show_values=False, lang=ctx.lang,
+        style=ctx.style,
+    )  # fmt: skip
     show(fig, key="padb_mask")
     show_table(pd.DataFrame(grid, index=rows))
     pads = [sum(t == PAD for t in item.tokens) for item in sc.batch]

@@ -1,0 +1,135 @@
+"""A thread-safe least-recently-used cache bounded by bytes."""
+
+from __future__ import annotations
+
+import functools
+import threading
+import time
+import weakref
+from collections import OrderedDict
+from collections.abc import Callable, Hashable, Iterable
+from typing import Any, Generic, TypeVar
+
+import numpy as np
+
+V = TypeVar("V")
+_REGISTRY: weakref.WeakSet[ByteLRU] = weakref.WeakSet()
+
+
+def array_bytes(arrays: Iterable[np.ndarray]) -> int:
+    """The bytes of memory that `arrays` span together: views of one buffer (a transpose, a slice, the same
+    array twice) are counted once, as the union of their address ranges."""
+    spans = sorted(np.lib.array_utils.byte_bounds(a) for a in arrays if isinstance(a, np.ndarray) and a.size)
+    total, end = 0, -1
+    for lo, hi in spans:
+        if lo >= end:
+            total += hi - lo
+            end = hi
+        elif hi > end:
+            total += hi - end
+            end = hi
+    return total
+
+
+class ByteLRU(Generic[V]):
+    """At most `max_bytes` of values (each measured once, when it is put in); least recently used first out.
+    A value larger than `max_bytes * max_item_fraction` is not kept at all: one giant entry would flush
+    everything the other users need. `max_idle` (seconds): `expire()` drops entries unused that long."""
+
+    def __init__(self, name: str, max_bytes: int, max_item_fraction: float = 0.25, max_idle: float = 900.0) -> None:
+        self.name = name
+        self.max_bytes = int(max_bytes)
+        self.max_item_bytes = int(max_bytes * max_item_fraction)
+        self.max_idle = max_idle
+        self._data: OrderedDict[Hashable, tuple[V, int, float]] = OrderedDict()
+        self._bytes = 0
+        self._lock = threading.Lock()
+        self.evicted_bytes = 0  # since the last release_memory(): tells the janitor whether trimming can help
+        _REGISTRY.add(self)
+
+    @property
+    def nbytes(self) -> int:
+        return self._bytes
+
+    def __len__(self) -> int:
+        return len(self._data)
+
+    def __contains__(self, key: Hashable) -> bool:
+        with self._lock:
+            return key in self._data
+
+    def get(self, key: Hashable) -> V | None:
+        with self._lock:
+            hit = self._data.get(key)
+            if hit is None:
+                return None
+            self._data[key] = (hit[0], hit[1], time.monotonic())
+            self._data.move_to_end(key)
+            return hit[0]
+
+    def put(self, key: Hashable, value: V, nbytes: int) -> bool:
+        """Keep `value` (of `nbytes`); False when it is too large to keep."""
+        if nbytes > self.max_item_bytes:
+            return False
+        with self._lock:
+            old = self._data.pop(key, None)
+            if old is not None:
+                self._bytes -= old[1]
+            self._data[key] = (value, nbytes, time.monotonic())
+            self._bytes += nbytes
+            while self._bytes > self.max_bytes and self._data:
+                _, (_, size, _) = self._data.popitem(last=False)
+                self._bytes -= size
+                self.evicted_bytes += size
+        return True
+
+    def expire(self, now: float | None = None) -> int:
+        """Drop entries unused for more than max_idle seconds; the bytes dropped."""
+        now = time.monotonic() if now is None else now
+        dropped = 0
+        with self._lock:
+            for key in [k for k, (_, _, used) in self._data.items() if now - used > self.max_idle]:
+                _, size, _ = self._data.pop(key)
+                dropped += size
+            self._bytes -= dropped
+            self.evicted_bytes += dropped
+        return dropped
+
+    def clear(self) -> None:
+        with self._lock:
+            self.evicted_bytes += self._bytes
+            self._data.clear()
+            self._bytes = 0
+
+
+def registered_caches() -> list[ByteLRU]:
+    return list(_REGISTRY)
+
+
+def memoize(cache: ByteLRU, size_of: Callable[[Any], int], gate: Callable[[Any], Any] | None = None) -> Callable:
+    """Decorator: cache f(*args) in `cache` (args hashable), each result measured by `size_of`.
+    `gate(args)`, if given, returns a context manager the computation runs in on a miss (the heavy-build
+    gate); a hit never enters it. Two sessions missing the same key at once may both compute it."""
+
+    def wrap(f: Callable) -> Callable:
+        @functools.wraps(f)
+        def cached(*args: Hashable) -> Any:
+            hit = cache.get(args)
+            if hit is not None:
+                return hit
+            if gate is None:
+                value = f(*args)
+            else:
+                with gate(args):
+                    value = cache.get(args)  # someone else may have built it while we waited
+                    if value is not None:
+                        return value
+                    value = f(*args)
+            cache.put(args, value, size_of(value))
+            return value
+
+        cached.cache = cache  # type: ignore[attr-defined]
+        cached.cache_clear = cache.clear  # type: ignore[attr-defined]
+        return cached
+
+    return wrap

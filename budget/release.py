@@ -1,0 +1,77 @@
+"""Giving memory back: gc, glibc's malloc_trim, and a janitor thread that expires idle cache entries.
+
+CPython frees a large string or array with free(); glibc keeps freed heap pages mapped for reuse, so the
+resident size of the server stays at its peak after caches drop entries. malloc_trim(0) returns them
+(measured in bench/soak.py). Elsewhere than glibc it is skipped.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import ctypes.util
+import gc
+import threading
+from collections.abc import Callable
+
+from .cache import registered_caches
+
+_LIBC: list = []
+_STARTED = threading.Event()
+_IDLE_HOOKS: list[Callable[[], object]] = []
+
+
+def _malloc_trim() -> bool:
+    if not _LIBC:
+        try:
+            libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+            _LIBC.append(libc.malloc_trim)
+        except (OSError, AttributeError):
+            _LIBC.append(None)
+    trim = _LIBC[0]
+    return bool(trim(0)) if trim is not None else False
+
+
+def release_memory() -> bool:
+    """gc.collect() and malloc_trim(0); True when the C library returned memory to the system."""
+    gc.collect()
+    for cache in registered_caches():
+        cache.evicted_bytes = 0
+    return _malloc_trim()
+
+
+def on_idle(hook: Callable[[], object]) -> None:
+    """Call `hook` when every cache has gone idle (e.g. the core's pool of huge pages gives them back)."""
+    if hook not in _IDLE_HOOKS:
+        _IDLE_HOOKS.append(hook)
+
+
+def sweep(trim_after: int = 64 << 20) -> None:
+    """One round of the janitor: expire idle entries; trim when many bytes left the caches."""
+    for cache in registered_caches():
+        cache.expire()
+    caches = registered_caches()
+    if caches and all(len(c) == 0 for c in caches):
+        for hook in _IDLE_HOOKS:
+            hook()
+    if sum(c.evicted_bytes for c in caches) >= trim_after:
+        release_memory()
+
+
+def start_janitor(every: float = 30.0) -> None:
+    """A daemon thread that sweeps every `every` seconds (once per process)."""
+    if _STARTED.is_set():
+        return
+    _STARTED.set()
+
+    def loop() -> None:
+        while True:
+            threading.Event().wait(every)
+            with contextlib.suppress(Exception):  # a janitor must never die
+                sweep()
+
+    threading.Thread(target=loop, name="mha-janitor", daemon=True).start()
+
+
+def janitor_started() -> bool:
+    return _STARTED.is_set()

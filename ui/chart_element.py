@@ -1,0 +1,77 @@
+"""The chart element: one plotly figure drawn by ui/plot.js (st.plotly_chart as the fallback), same on every page."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+import plotly.graph_objects as go
+import streamlit as st
+
+from i18n import t
+from ui.figure_cache import FrozenFigure
+
+_CONFIG = {
+    "displaylogo": False,
+    "toImageButtonOptions": {"format": "png", "scale": 2},
+    # plotly.js 3's "Share chart..." uploads the figure to Plotly Cloud: an offline classroom tool never sends data
+    "modeBarButtonsToRemove": ["select2d", "lasso2d", "sendChartToCloud", "sendDataToCloud"],
+}
+
+
+# ----- the chart element ---------------------------------------------------------------------------
+# Streamlit 1.67 derives a plotly chart's element id from its figure, so every changed chart is unmounted
+# and drawn from scratch (Plotly.newPlot), key or not. ui/plot.js is a small custom component (components
+# v2, whose keyed elements keep their identity) that updates the chart in place with Plotly.react: about
+# half the redraw time (README, performance). It loads plotly.js from the app's static folder (served with
+# server.enableStaticServing), where the vendored bundle is committed (static/README.md).
+# Where that is not possible the charts fall back to st.plotly_chart.
+ROOT = Path(__file__).resolve().parent.parent
+# plotly.js's official cartesian bundle (static/README.md): 1.5 MB instead of the full 4.8 MB, and the
+# same plotly.js version as the plotly package that builds the figures.
+PLOTLY_JS_VERSION = "4.1.1"
+STATIC_NAME = f"plotly-cartesian-{PLOTLY_JS_VERSION}.min.js"  # the version in the name: no stale browser cache
+PLOTLY_JS = ROOT / "static" / STATIC_NAME
+# the trace types that bundle holds (tests/conftest.chart_spec checks every figure a test reads against them)
+TRACE_TYPES = frozenset({
+    "bar", "box", "contour", "heatmap", "histogram", "histogram2d", "histogram2dcontour", "image", "pie",
+    "scatter", "scatterternary", "violin",
+})  # fmt: skip
+_COMPONENT_CONFIG = {**_CONFIG, "responsive": True}
+
+
+def uses_component() -> bool:
+    """True when charts are drawn by ui/plot.js (static serving on and plotly.js in place)."""
+    return bool(st.get_option("server.enableStaticServing")) and PLOTLY_JS.is_file()
+
+
+@st.cache_resource(show_spinner=False)
+def _plot_component():
+    js = (Path(__file__).with_name("plot.js")).read_text(encoding="utf-8")
+    return st.components.v2.component("mha_plot", js=js, isolate_styles=False)
+
+
+def show(
+    fig: go.Figure | FrozenFigure, key: str, tensor: np.ndarray | None = None, rows: Sequence[str] | None = None,
+    cols: Sequence[str] | None = None, label: str = "CSV",
+) -> None:
+    """One plotly figure, full width, PNG download in its toolbar; with `tensor`, a CSV download under it."""
+    frozen = fig if isinstance(fig, FrozenFigure) else FrozenFigure(fig)
+    from ui.screen import png_options
+
+    png = png_options(key)  # the PNG export is named after the chart and its setting
+    if uses_component():
+        data = {"spec": frozen.json, "v": frozen.version, "config": {**_COMPONENT_CONFIG, **png},
+                "src": f"app/static/{STATIC_NAME}",
+                "failed": t("chart.failed", str(st.session_state.get("lang", "en")))}  # fmt: skip
+        _plot_component()(data=data, key=key, width="stretch")
+    else:
+        st.plotly_chart(frozen.figure(), width="stretch", config={**_CONFIG, **png}, key=key)
+    if tensor is not None:
+        from ui.export import tensor_csv
+
+        st.download_button(
+            label, data=lambda: tensor_csv(tensor, rows, cols), file_name=f"{key}.csv", mime="text/csv",
+            key=f"csv_{key}", icon=":material/download:", type="tertiary",
+        )  # fmt: skip
