@@ -4,12 +4,12 @@ W^O split into per-head contributions, and summary statistics of rho_ij."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from functools import lru_cache
+from dataclasses import astuple, dataclass
 
 import numpy as np
 import torch
 
+from budget import ByteLRU, array_bytes, memoize
 from mha_core import positional_similarity, sinusoidal_positional_encoding, split_weight_columns, wavelengths
 from mha_core.why import head_contributions
 
@@ -25,8 +25,11 @@ class PositionalTables:
     wavelengths: np.ndarray
 
 
-# At the positional page's limits (L 256, d 1024, float32) one entry is about 1.3 MB: at most ~10 MB.
-@lru_cache(maxsize=8)
+# At the positional page's limits (L 256, d 1024, float32) one entry is about 1.3 MB.
+POSITIONAL_CACHE = ByteLRU("positional", 16 << 20)
+
+
+@memoize(POSITIONAL_CACHE, lambda tables: array_bytes(astuple(tables)))
 def positional_tables(length: int, d_model: int, base: float) -> PositionalTables:
     """P, P P^T and the wavelengths for a length, width and base (cached: the page's own controls)."""
     p = sinusoidal_positional_encoding(length, d_model, base)

@@ -8,13 +8,15 @@
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
-from functools import cached_property, lru_cache
+from functools import cached_property
 
 import torch
 from torch import Tensor
 from torch.nn import functional as F
 
+from budget import ByteLRU, memoize
 from mha_core import AttentionTrace
 
 from .loading import EncoderLayer, LayerNormParams, PretrainedBert, load_model
@@ -117,7 +119,29 @@ def encode(model: PretrainedBert, text: str, max_tokens: int | None = None) -> E
     return encode_ids(model, ids, n_wordpieces=n)
 
 
-@lru_cache(maxsize=32)
+def encoding_bytes(enc: Encoding) -> int:
+    """The memory of every tensor an encoding holds (shared storages counted once)."""
+    storages: dict[int, int] = {}
+
+    def visit(value: object) -> None:
+        if isinstance(value, Tensor):
+            st = value.untyped_storage()
+            storages[st.data_ptr()] = st.nbytes()
+        elif isinstance(value, (tuple, list)):
+            for v in value:
+                visit(v)
+        elif dataclasses.is_dataclass(value):
+            for f in dataclasses.fields(value):
+                visit(getattr(value, f.name))
+
+    visit(enc)
+    return sum(storages.values())
+
+
+ENCODINGS = ByteLRU("encodings", 64 << 20)  # about 5 MB each at 48 wordpieces
+
+
+@memoize(ENCODINGS, encoding_bytes)
 def encode_text(text: str, max_tokens: int | None = DEFAULT_MAX_TOKENS) -> Encoding:
     """encode() with the process-wide model, cached on the plain text (the page calls this)."""
     return encode(load_model(), text, max_tokens)
