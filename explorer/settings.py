@@ -154,7 +154,7 @@ def validate(s: Settings) -> list[Problem]:
         elif not math.isfinite(value):
             problems.append(_problem("not_finite", value=str(value)[:20]))
         elif abs(value) > LIMITS.max_abs_value:
-            problems.append(_problem("too_large_value", value=f"{value:.3g}", limit=f"{LIMITS.max_abs_value:g}"))
+            problems.append(_problem("too_large_value", value=f"{value:.15g}"[:20], limit=f"{LIMITS.max_abs_value:g}"))
     problems += _check_source(s)
     for edit in s.w_edits:
         if edit[0] not in MATRIX_NAMES:

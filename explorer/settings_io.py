@@ -45,6 +45,14 @@ def _reject_constant(name: str) -> float:
     raise SettingsFileError("not_json")
 
 
+def _encodable(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def settings_from_json(raw: bytes | str) -> tuple[Settings, str | None]:
     """Parse and check a settings file: (Settings, language or None). Raises SettingsFileError."""
     if isinstance(raw, str):
@@ -58,6 +66,8 @@ def settings_from_json(raw: bytes | str) -> tuple[Settings, str | None]:
         raise
     except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
         raise SettingsFileError("not_json") from None
+    except ValueError:  # an integer of more than 4,300 digits: Python refuses to convert it
+        raise SettingsFileError("number_too_long") from None
     if not isinstance(data, dict):
         raise SettingsFileError("not_object")
     if data.get("format") != FORMAT:
@@ -79,6 +89,8 @@ def settings_from_json(raw: bytes | str) -> tuple[Settings, str | None]:
             )
             value = tuple(sorted(set(value))) if ok else value
         if isinstance(value, float) and not math.isfinite(value):
+            ok = False
+        if isinstance(value, str) and not _encodable(value):  # "\ud800": no UTF-8 form, no URL can carry it
             ok = False
         if not ok:
             raise SettingsFileError("bad_field", field=name)

@@ -25,4 +25,43 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "Busy: your chart is queued ({seconds} s so far, {ahead} ahead of it). It will appear here.",
         "zh": "服务器繁忙：你的图表正在排队（已等待 {seconds} 秒，前面还有 {ahead} 个）。稍后将显示在这里。",
     },
+    # ---- tampered input (explorer/settings_io.py)
+    "io.number_too_long": {
+        "en": "A number in the settings file has thousands of digits; no setting needs more than a few.",
+        "zh": "设置文件中的某个数字长达数千位；任何设置都不需要这么多位数。",
+    },
+    # ---- the X and weight editors (ui/editing.py)
+    "edit.cell": {
+        "en": "Row {row}, column {col}: {problem} The cell keeps its last good value.",
+        "zh": "行 {row}、列 {col}：{problem}该单元格保留上一个有效值。",
+    },
+    "edit.empty": {
+        "en": "the cell was emptied; type a number such as 0.5 or -2.",
+        "zh": "单元格被清空了；请输入数字，例如 0.5 或 -2。",
+    },
+    "edit.not_a_number": {
+        "en": "“{value}” is not a number; type a number such as 0.5 or -2.",
+        "zh": "“{value}”不是数字；请输入数字，例如 0.5 或 -2。",
+    },
+    "edit.not_finite": {
+        "en": "“{value}” is not a finite number; type an ordinary number such as 0.5 or -2.",
+        "zh": "“{value}”不是有限数；请输入普通数字，例如 0.5 或 -2。",
+    },
+    "edit.too_large": {
+        "en": "{value} is too large: values must lie between -{limit} and {limit}.",
+        "zh": "{value} 过大：数值须在 -{limit} 到 {limit} 之间。",
+    },
+    "edit.too_long": {
+        "en": "“{value}” ({n} characters) is too long for a value: values must lie between -{limit} and {limit}.",
+        "zh": "“{value}”（{n} 个字符）太长，不是可用的数值：数值须在 -{limit} 到 {limit} 之间。",
+    },
+    "edit.full_width": {
+        "en": "“{value}” is written with full-width characters; type it with half-width ones, e.g. {plain}.",
+        "zh": "“{value}”使用了全角字符；请切换到半角输入，例如 {plain}。",
+    },
+    # ---- training lab (pages/lab.py)
+    "busy.one_other_training": {
+        "en": "1 other training is running on this server: trainings take turns, so yours is slower.",
+        "zh": "服务器上还有另外 1 个训练在进行：各个训练轮流使用 CPU，所以你的会慢一些。",
+    },
 }

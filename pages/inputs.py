@@ -56,7 +56,7 @@ elif settings.d_model > 64 or settings.real:
 elif st.toggle(tr("inputs.edit_x_open"), key="edit_x_open",
                value=bool((st.session_state.get(X_EDITS) or {}).get("edits"))):  # fmt: skip
     st.caption(tr("inputs.edit_x_help"))
-    matrix_editor(scene.x, list(scene.labels), X_EDITS, edit_signature("x", settings))
+    matrix_editor(scene.x, list(scene.labels), X_EDITS, edit_signature("x", settings), tr)
     if st.button(tr("inputs.reset_x"), key="reset_x"):
         clear_edits(X_EDITS)
         st.rerun()
@@ -82,7 +82,7 @@ if settings.d_model <= LIMITS.max_edit_weights_d_model:
     for tab, name in zip(wtabs, ("w_q", "w_k", "w_v", "w_o"), strict=True):
         with tab:
             matrix_editor(getattr(scene, name), [str(i) for i in range(settings.d_model)], W_EDITS,
-                          edit_signature("w", settings), name=name)  # fmt: skip
+                          edit_signature("w", settings), tr, name=name)  # fmt: skip
     if st.button(tr("inputs.reset_w"), key="reset_w"):
         clear_edits(W_EDITS)
         st.rerun()

@@ -9,7 +9,7 @@ from training.figures import heads_figure, pattern_curves, training_curves
 from ui.chart_element import show
 from ui.context import get_context
 from ui.frame import outside_frame
-from ui.lab_state import config_from_state, current_lab, load_defaults, next_example, start
+from ui.lab_state import config_from_state, current_lab, load_defaults, next_example, remember_controls, start
 
 if outside_frame():
     st.stop()
@@ -31,6 +31,7 @@ cols[3].number_input(tr("lab.steps"), LIMITS.min_steps, LIMITS.max_steps, step=5
                      help=tr("lab.steps_help", lo=LIMITS.min_steps, hi=LIMITS.max_steps, batch=BATCH_SIZE))
 cols[4].select_slider(tr("lab.lr"), LIMITS.learning_rates, key="lab_lr", format_func=lambda v: f"{v:g}", disabled=busy)
 cols[5].number_input(tr("lab.seed"), 0, LIMITS.max_seed, key="lab_seed", help=tr("lab.seed_help"), disabled=busy)
+remember_controls()
 later = tr("lab.mask_later") if task.causal else tr("lab.mask_both")
 st.caption(tr("lab.defaults_note") + " " + tr("lab.mask_note", later=later))
 if st.session_state["lab_n_layers"] < task.layers_needed:
@@ -67,7 +68,7 @@ if lab.running:  # train in chunks of ~0.4 s; a click on Stop (or anything) inte
         with live.container():
             others = active_trainings() - 1  # this run counts itself: it has just trained a chunk
             if others > 0:
-                st.caption(tr("lab.sharing", n=others))
+                st.caption(tr("busy.one_other_training") if others == 1 else tr("lab.sharing", n=others))
             left, right = st.columns(2)
             fig_loss, fig_pattern = curves(t)
             with left:

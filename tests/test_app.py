@@ -126,4 +126,4 @@ def test_non_number_cell_is_rejected_with_message(make_app):
     at.session_state[X_EDITOR] = {"edited_rows": {0: {"1": "abc"}}, "added_rows": [], "deleted_rows": []}
     at.run()
     assert not at.exception
-    assert any("not a number" in e.value for e in at.sidebar.error)
+    assert any("“abc” is not a number" in e.value for e in at.error)  # at the editor, naming the cell

@@ -10,13 +10,20 @@ import streamlit as st
 
 from training import DEFAULTS, TASK_NAMES, TrainConfig
 from training.session import Lab
+from ui import sticky
 
 LAB_KEY = "lab_session"  # the student's Lab: their models, never shared with another session
 FIELDS = ("d_model", "n_heads", "n_layers", "steps", "lr")  # the controls a task's defaults fill in
 
 
+# Streamlit drops the state of widgets a run does not draw: a page switch would reset the controls to the
+# task's defaults. A copy (ui/sticky.py) brings them back when the lab is opened again.
+KEPT = ("lab_task", "lab_seed", "lab_defaults_of", *(f"lab_{f}" for f in FIELDS))
+
+
 def current_lab() -> Lab:
     """This session's Lab; on the first call also the first task and its default controls."""
+    sticky.restore_keys(KEPT)
     if "lab_task" not in st.session_state:
         st.session_state.update(lab_task=TASK_NAMES[0], lab_seed=0)
         load_defaults()
@@ -46,3 +53,8 @@ def start() -> None:
 def next_example() -> None:
     """The "new example" button: show the final model on a fresh example."""
     current_lab().example_number += 1
+
+
+def remember_controls() -> None:
+    """After the page has drawn the controls: keep their values for the next visit (see KEPT)."""
+    sticky.remember_keys(KEPT)

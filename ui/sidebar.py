@@ -15,6 +15,7 @@ from explorer import LIMITS, MASKS, PRESETS, Problem, Settings, apply_preset, ru
 from figures.style import FigureStyle
 from ui import screen, sticky, urlstate
 from ui.context import Context, set_context
+from ui.editing import parse_cell
 from ui.export import export_panel
 from ui.weight_source import fixed_size_widgets, pad_text_widget, real_sizes, sentence_tokens, source_widgets
 
@@ -57,15 +58,9 @@ def _edits(store_key: str, sig: tuple) -> dict:
 
 
 def _parse_edit_value(raw: object) -> float | str:
-    """A cell value as float, or the raw text when it is not a number (validation reports it)."""
-    if isinstance(raw, bool):
-        return str(raw)
-    if isinstance(raw, (int, float)):
-        return float(raw)
-    try:
-        return float(str(raw).strip())
-    except ValueError:
-        return str(raw)[:20]
+    """A stored cell as float, or its text when ui.editing.parse_cell refuses it (validation reports it)."""
+    value = parse_cell(raw)
+    return value if isinstance(value, float) else str(raw)[:20]
 
 
 def _size_widgets(tr, c1, c2, worked: bool) -> tuple[int, int]:

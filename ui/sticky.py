@@ -33,3 +33,18 @@ def restore() -> None:
     for key in STICKY:
         if _copy(key) in st.session_state:
             st.session_state[key] = st.session_state[_copy(key)]
+
+
+def restore_keys(keys: tuple[str, ...]) -> None:
+    """Before a page draws its own widgets: put back the values they had when the user left the page
+    (Streamlit drops the state of widgets that a run does not draw, so a page switch forgets them)."""
+    for key in keys:
+        if key not in st.session_state and _copy(key) in st.session_state:
+            st.session_state[key] = st.session_state[_copy(key)]
+
+
+def remember_keys(keys: tuple[str, ...]) -> None:
+    """After a page has drawn its widgets: keep their values for restore_keys."""
+    for key in keys:
+        if key in st.session_state:
+            st.session_state[_copy(key)] = st.session_state[key]
