@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import os
 import threading
 import time
 import weakref
@@ -13,6 +14,14 @@ from typing import Any, Generic, TypeVar
 import numpy as np
 
 V = TypeVar("V")
+
+
+def _env_seconds(name: str, default: float) -> float:
+    raw = os.environ.get(name, "")
+    return float(raw) if raw.isascii() and raw.isdecimal() and len(raw) < 8 else default
+
+
+IDLE_SECONDS = _env_seconds("MHA_CACHE_IDLE_S", 900.0)  # an entry unused this long is dropped
 _REGISTRY: weakref.WeakSet[ByteLRU] = weakref.WeakSet()
 
 
@@ -36,11 +45,12 @@ class ByteLRU(Generic[V]):
     A value larger than `max_bytes * max_item_fraction` is not kept at all: one giant entry would flush
     everything the other users need. `max_idle` (seconds): `expire()` drops entries unused that long."""
 
-    def __init__(self, name: str, max_bytes: int, max_item_fraction: float = 0.25, max_idle: float = 900.0) -> None:
+    def __init__(self, name: str, max_bytes: int, max_item_fraction: float = 0.25,
+                 max_idle: float | None = None) -> None:
         self.name = name
         self.max_bytes = int(max_bytes)
         self.max_item_bytes = int(max_bytes * max_item_fraction)
-        self.max_idle = max_idle
+        self.max_idle = IDLE_SECONDS if max_idle is None else max_idle
         self._data: OrderedDict[Hashable, tuple[V, int, float]] = OrderedDict()
         self._bytes = 0
         self._lock = threading.Lock()

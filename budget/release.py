@@ -14,7 +14,7 @@ import gc
 import threading
 from collections.abc import Callable
 
-from .cache import registered_caches
+from .cache import _env_seconds, registered_caches
 
 _LIBC: list = []
 _STARTED = threading.Event()
@@ -58,8 +58,9 @@ def sweep(trim_after: int = 64 << 20) -> None:
         release_memory()
 
 
-def start_janitor(every: float = 30.0) -> None:
-    """A daemon thread that sweeps every `every` seconds (once per process)."""
+def start_janitor(every: float | None = None) -> None:
+    """A daemon thread that sweeps every `every` seconds (MHA_JANITOR_S, default 30; once per process)."""
+    every = _env_seconds("MHA_JANITOR_S", 30.0) if every is None else every
     if _STARTED.is_set():
         return
     _STARTED.set()

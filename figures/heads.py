@@ -35,6 +35,9 @@ from .style import (
 )
 
 _VALIDATE = False  # see tiled_heads
+# Above this many cells a hover label carries positions, not tokens: one label per cell is most of a figure's
+# message (72 maps of 48 x 48 wordpieces were 11 MB of JSON with tokens in every label).
+HOVER_TOKENS_MAX_CELLS = 65_536
 
 
 @dataclass(frozen=True)
@@ -143,8 +146,8 @@ def tiled_heads(
     # unlabelled axes wider than a tile's pixels are drawn as blocks of adjacent entries (figures/resolution.py)
     geo = tile_geometry(n, n_rows, n_cols, max_cols=max_cols, shared_scale=shared_scale, style=style)
     tile_w_px = (style.width_px * 0.88 - (geo.grid_cols - 1) * style.font_size * 1.2) / geo.grid_cols
-    a, reduction = reduce_axes(a, geo.tile_h_px, tile_w_px, rows_free=row_labels is None,
-                               cols_free=col_labels is None)  # fmt: skip
+    # (rows are tokens, or at most 256 input dimensions on /why: only columns are merged)
+    a, reduction = reduce_axes(a, geo.tile_h_px, tile_w_px, rows_free=False, cols_free=col_labels is None)
     row_ticks, row_hover = block_labels(row_ticks, row_hover, reduction.row_factor)
     col_ticks, col_hover = block_labels(col_ticks, col_hover, reduction.col_factor)
     n_rows, n_cols = a.shape[1:]
@@ -179,6 +182,8 @@ def tiled_heads(
     in_tile = np.zeros(z.shape, dtype=bool)
     raw_cells = np.full(z.shape, None, dtype=object) if not shared_scale else None
     raw = format_values(a, lang) if not shared_scale else None
+    if a.size > HOVER_TOKENS_MAX_CELLS:  # e.g. 72 maps of 48 x 48: positions only, the ticks show the tokens
+        row_hover, col_hover = [str(i) for i in range(n_rows)], [str(j) for j in range(n_cols)]
     for k in range(n):
         tr, tc = divmod(k, grid_cols)
         rs, cs = y_starts[tr], x_starts[tc]

@@ -1,0 +1,312 @@
+"""Issue 24: bounded memory, fair share, tampered input and the editor's messages."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+
+import numpy as np
+import pytest
+
+from budget import ByteLRU, HeavyGate, array_bytes
+from explorer import Settings, run_scene
+from explorer.settings_io import SettingsFileError, settings_from_json, settings_to_json
+from figures import matrix_heatmap, tiled_heads
+from figures.resolution import block_factor, block_mean
+from i18n import t
+from tests.conftest import APP, PAGES, chart_spec, charts
+
+LONG = " ".join(f"w{i}" for i in range(64))  # 64 tokens: the largest sentence allowed
+LARGEST = {"preset": "custom", "text": LONG, "d_model": 1024, "n_heads": 16}
+LIMIT = 50 * 1024 * 1024  # Streamlit's server.maxMessageSize here
+FIGURE_BOUND = 8 * 1024 * 1024  # what we allow one figure: a sixth of the limit (the largest is ~5.5 MB)
+
+
+# ---- byte-bounded caches -----------------------------------------------------------------------------
+def test_a_byte_cache_never_holds_more_than_its_budget_and_refuses_giants():
+    cache = ByteLRU("test", max_bytes=1000, max_item_fraction=0.5)
+    for i in range(50):
+        cache.put(i, object(), 90 + i % 7)
+        assert cache.nbytes <= 1000
+    assert 0 in cache or len(cache) < 50  # the oldest went first
+    assert 49 in cache
+    assert not cache.put("giant", object(), 501) and "giant" not in cache
+
+
+def test_idle_entries_expire():
+    cache = ByteLRU("test", max_bytes=1000, max_idle=10)
+    cache.put("a", 1, 10)
+    cache.put("b", 2, 10)
+    cache.get("b")
+    assert cache.expire(now=time.monotonic() + 11) == 20 and len(cache) == 0
+
+
+def test_array_bytes_counts_views_of_one_buffer_once():
+    a = np.zeros((100, 100))
+    assert array_bytes([a, a.T, a[10:20], a]) == a.nbytes
+    assert array_bytes([a, np.zeros(10)]) == a.nbytes + 80
+
+
+def test_the_scene_cache_stays_within_its_byte_budget(monkeypatch):
+    from explorer import pipeline
+
+    cache = pipeline.SCENE_CACHE
+    cache.clear()
+    monkeypatch.setattr(cache, "max_bytes", 100 << 20)
+    monkeypatch.setattr(cache, "max_item_bytes", 50 << 20)
+    sizes = []
+    for seed in range(6):  # ~38 MB each: six of them would be 230 MB
+        sc = run_scene(Settings(**LARGEST, seed=seed))
+        sizes.append(pipeline.scene_bytes(sc))
+        assert cache.nbytes <= 100 << 20
+    unique = {id(a): a.nbytes for a in sc.arrays().values() if a.base is None}
+    assert sizes[-1] >= sum(unique.values())  # it counts at least every array that owns its memory
+    assert 30 << 20 < sizes[-1] < 60 << 20
+    assert len(cache) == (100 << 20) // max(sizes) < 6  # the oldest were dropped
+    cache.clear()
+
+
+def test_the_figure_cache_keeps_only_json_and_stays_within_its_budget(monkeypatch):
+    from ui.figure_cache import FIGURE_CACHE, FrozenFigure, cached_figure
+
+    FIGURE_CACHE.clear()
+    monkeypatch.setattr(FIGURE_CACHE, "max_bytes", 3 << 20)
+    monkeypatch.setattr(FIGURE_CACHE, "max_item_bytes", 3 << 20)
+    rng = np.random.default_rng(0)
+    for _ in range(12):
+        fig = cached_figure(matrix_heatmap, rng.normal(size=(64, 256)), None, None, kind="signed")
+        assert FIGURE_CACHE.nbytes <= 3 << 20
+    assert FrozenFigure.__slots__ == ("json", "version")
+    assert fig.nbytes >= len(fig.json)
+    FIGURE_CACHE.clear()
+
+
+def test_a_figure_is_keyed_by_every_number_it_draws():
+    from ui.figure_cache import figure_key
+
+    a = np.arange(12.0).reshape(3, 4)
+    b = a.copy()
+    b[2, 3] += 1e-9
+    assert figure_key(matrix_heatmap, a, ["x", "y", "z"]) == figure_key(matrix_heatmap, a.copy(), ["x", "y", "z"])
+    assert figure_key(matrix_heatmap, a, ["x", "y", "z"]) != figure_key(matrix_heatmap, b, ["x", "y", "z"])
+    assert figure_key(matrix_heatmap, a, ["x", "y", "z"], lang="en") != figure_key(
+        matrix_heatmap, a, ["x", "y", "z"], lang="zh")
+    with pytest.raises(TypeError):
+        figure_key(matrix_heatmap, object())
+
+
+# ---- drawn at the resolution of the screen --------------------------------------------------------------
+def test_block_mean_is_the_mean_of_each_run_of_columns():
+    a = np.arange(2 * 10, dtype=float).reshape(2, 10)
+    want = np.stack([a[:, 0:4].mean(1), a[:, 4:8].mean(1), a[:, 8:10].mean(1)], axis=1)
+    np.testing.assert_allclose(block_mean(a, 1, 4), want)
+    masked = np.array([[-np.inf, 1.0, -np.inf, -np.inf]])
+    np.testing.assert_array_equal(block_mean(masked, 1, 2), [[1.0, -np.inf]])
+    assert block_factor(64, 1000) == 1 and block_factor(1024, 300) == 16
+
+
+def test_a_wide_heatmap_is_reduced_with_a_note_and_its_token_axis_is_kept():
+    values = np.random.default_rng(1).normal(size=(64, 1024))
+    fig = matrix_heatmap(values, [f"t{i}" for i in range(64)], None, kind="signed", lang="zh")
+    z = np.array(fig.data[0].z, dtype=float)
+    assert z.shape[0] == 64 and z.shape[1] < 1024
+    k = 1024 // z.shape[1]
+    np.testing.assert_allclose(z[:, 0], values[:, :k].mean(1), rtol=1e-3, atol=1e-3)
+    assert t("fig.reduced_cols", "zh", k=k, n=1024, m=z.shape[1]) in fig.layout.title.subtitle.text
+
+
+def test_the_w_o_contributions_at_the_largest_setting_fit_in_a_few_megabytes():
+    from mha_core.why import head_contributions
+
+    sc = run_scene(Settings(**LARGEST, cross=True, text_kv=LONG))
+    contrib = head_contributions(sc.head_outputs, sc.w_o_heads)  # (16, 64, 1024): 41.5 MB of JSON unreduced
+    fig = tiled_heads(contrib, list(sc.tokens), None, kind="signed")
+    assert len(fig.to_json()) < FIGURE_BOUND
+
+
+# ---- message size at the largest setting, on every page ---------------------------------------------
+def _app(state: dict):
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_file(APP, default_timeout=300)
+    for k, v in state.items():
+        at.session_state[k] = v
+    return at
+
+
+def _sent(el) -> str:
+    """The figure JSON exactly as the chart element sends it."""
+    chart_spec(el)  # checks its trace types too
+    return json.loads(el.proto.json)["spec"] if el.type == "bidi_component" else el.proto.spec
+
+
+@pytest.mark.parametrize("cross", [False, True])
+@pytest.mark.parametrize("page", sorted(PAGES))
+def test_no_page_sends_a_message_near_the_size_limit_at_the_largest_setting(page, cross):
+    state = {**LARGEST, "cross": cross, "text_kv": LONG}
+    if page == "positional":
+        state.update(pe_length=256, pe_d_model=1024)
+    if page == "minilm":
+        state["minilm_text_en"] = " ".join(["attention"] * 200)
+    at = _app(state)
+    at.run()
+    at.switch_page(PAGES[page]).run()
+    assert not at.exception, [e.value for e in at.exception]
+    sizes = [len(_sent(el)) for el in charts(at)]
+    assert all(size < FIGURE_BOUND for size in sizes), sizes
+    assert sum(sizes) < LIMIT / 2, sizes
+
+
+# ---- fair share ---------------------------------------------------------------------------------------
+def test_heavy_builds_queue_for_a_slot_and_light_ones_never_wait():
+    gate = HeavyGate(slots=1, poll=0.05)
+    ticks: list[float] = []
+
+    class Waiter:
+        def tick(self, waited: float, ahead: int) -> None:
+            ticks.append(waited)
+
+        def done(self) -> None:
+            ticks.append(-1.0)
+
+    release = threading.Event()
+
+    def hold() -> None:
+        with gate.slot(heavy=True):
+            release.wait(5)
+
+    holder = threading.Thread(target=hold)
+    holder.start()
+    time.sleep(0.1)
+    start = time.perf_counter()
+    with gate.slot(heavy=False):  # light: at once, though the only slot is taken
+        assert time.perf_counter() - start < 0.05
+
+    def heavy() -> None:
+        gate.set_waiter(Waiter)
+        with gate.slot(heavy=True):
+            ticks.append(99.0)
+
+    waiter_thread = threading.Thread(target=heavy)
+    waiter_thread.start()
+    time.sleep(0.3)
+    assert gate.waiting == 1 and ticks and 99.0 not in ticks  # it waits, and says so
+    release.set()
+    holder.join()
+    waiter_thread.join(5)
+    assert ticks[-2:] == [-1.0, 99.0] and gate.waiting == 0 and gate.running == 0
+
+
+# ---- tampered input ------------------------------------------------------------------------------------
+TAMPERED = [
+    {"d_model": "²"},
+    {"n_heads": "①"},
+    {"mask": "padding", "padded": "1,²"},
+    {"d_model": "9" * 5000},
+    {"seed": "1" * 5000},
+    {"d_model": "１２"},
+    {"padded": ",".join(["1"] * 5000)},
+]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("params", TAMPERED, ids=lambda p: "&".join(f"{k}={v[:8]}" for k, v in p.items()))
+def test_a_tampered_link_gives_one_translated_message_and_the_defaults(params, lang):
+    at = _app({})
+    for k, v in {**params, "lang": lang}.items():
+        at.query_params[k] = v
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    bad = [k for k in params if k != "mask"]
+    assert [w.value for w in at.warning] == [t("msg.url_rejected", lang, names=", ".join(sorted(bad)))]
+    assert at.number_input(key="d_model").value == 64 and at.number_input(key="n_heads").value == 8
+    for k in bad:
+        assert k not in at.query_params  # the link is cleaned
+
+
+def test_a_lone_surrogate_in_a_link_text_is_rejected():
+    from ui.urlstate import check_params
+
+    _, rejected = check_params({"text": "\ud800 cat", "d_model": "64"})
+    assert rejected == ["text"]
+
+
+def _json(**fields) -> str:
+    data = json.loads(settings_to_json(Settings()))
+    data.update(fields)
+    return json.dumps(data)
+
+
+@pytest.mark.parametrize("raw, code", [
+    ('{"format": "mha-explorer-settings", "version": 1, "d_model": ' + "9" * 5000 + "}", "number_too_long"),
+    (_json(text="\ud800 cat"), "bad_field"),
+    (_json(text_kv="\udfff"), "bad_field"),
+    (_json(d_model="²"), "bad_field"),
+    (_json(padded=[1, "²"]), "bad_field"),
+    (json.dumps(json.loads(_json()) | {"seed": 10**4000}), "invalid"),
+])  # fmt: skip
+def test_a_tampered_settings_file_gets_one_translated_message(raw, code):
+    with pytest.raises(SettingsFileError) as err:
+        settings_from_json(raw)
+    assert err.value.code == code
+    for lang in ("en", "zh"):
+        assert t(f"io.{code}", lang, **{k: v for k, v in err.value.params.items() if k != "problem"})
+
+
+# ---- the editor's messages -------------------------------------------------------------------------------
+X_EDITOR = "editor__x_edits__0"
+TYPED = [
+    ("abc", "edit.not_a_number", {"value": "abc"}),
+    ("nan", "edit.not_finite", {"value": "nan"}),
+    ("inf", "edit.not_finite", {"value": "inf"}),
+    ("１２", "edit.full_width", {"value": "１２", "plain": "12"}),
+    ("9" * 400, "edit.too_long", {"value": "9" * 12 + "…", "n": 400, "limit": "10000"}),
+    (None, "edit.empty", {}),
+    ("  ", "edit.empty", {}),
+    ("10001", "edit.too_large", {"value": "10001", "limit": "10000"}),
+]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("typed, key, params", TYPED, ids=[repr(x[0])[:10] for x in TYPED])
+def test_a_bad_cell_is_named_with_its_row_column_and_typed_value(typed, key, params, lang):
+    at = _app({"d_model": 8, "n_heads": 2, "edit_x_open": True, "lang": lang})
+    at.run()
+    at.switch_page(PAGES["inputs"]).run()
+    before = np.array(run_scene(Settings(d_model=8, n_heads=2)).x)
+    at.session_state[X_EDITOR] = {"edited_rows": {2: {"5": typed}}, "added_rows": [], "deleted_rows": []}
+    at.run()
+    assert not at.exception
+    sc = run_scene(at.session_state["_last_good_settings"])
+    np.testing.assert_array_equal(sc.x, before)  # the last good state
+    want = t("edit.cell", lang, row="2:sat", col=5, problem=t(key, lang, **params))
+    assert [e.value for e in at.error] == [want]
+    if key == "edit.too_large":
+        assert "1e+04" not in want and "10001" in want
+
+
+def test_a_good_cell_is_taken():
+    at = _app({"d_model": 8, "n_heads": 2, "edit_x_open": True})
+    at.run()
+    at.switch_page(PAGES["inputs"]).run()
+    at.session_state[X_EDITOR] = {"edited_rows": {2: {"5": " -2.5 "}}, "added_rows": [], "deleted_rows": []}
+    at.run()
+    assert not at.error and at.session_state["_last_good_settings"].x_edits == ((2, 5, -2.5),)
+
+
+# ---- the lab ------------------------------------------------------------------------------------------
+def test_the_lab_keeps_its_steps_and_seed_across_a_page_switch():
+    at = _app({})
+    at.run()
+    at.switch_page(PAGES["lab"]).run()
+    at.number_input(key="lab_steps").set_value(300).run()
+    at.number_input(key="lab_seed").set_value(7).run()
+    at.switch_page(PAGES["heads"]).run()
+    at.switch_page(PAGES["lab"]).run()
+    assert (at.number_input(key="lab_steps").value, at.number_input(key="lab_seed").value) == (300, 7)
+
+
+def test_one_other_training_is_singular():
+    assert t("busy.one_other_training", "en").startswith("1 other training is running")
+    assert "trainings are" in t("lab.sharing", "en", n=2)
