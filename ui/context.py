@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import streamlit as st
 
-from explorer import Scene, Settings
+from explorer import Scene, Settings, run_scene
 from figures.style import FigureStyle
 
 _KEY = "_ctx"
@@ -18,10 +18,16 @@ class Context:
     lang: str
     t: Callable[..., str]
     settings: Settings
-    scene: Scene
     style: FigureStyle
     large: bool
     present: bool = False
+
+    @property
+    def scene(self) -> Scene:
+        """The Scene of `settings`, from the byte-bounded scene cache (a hit: build_context computed it). The
+        context lives in session state, and a session is kept a while after its tab closes: holding the Scene
+        itself would keep up to 30 MB of arrays per session outside the cache's budget."""
+        return run_scene(self.settings)
 
 
 def set_context(ctx: Context) -> None:

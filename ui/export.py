@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from explorer import Scene, Settings
+from explorer import Scene, Settings, run_scene
 from explorer.settings_io import SettingsFileError, settings_from_json, settings_to_json
 from ui import sticky
 from ui.share import student_link_panel
@@ -101,6 +101,7 @@ def export_panel(tr, settings: Settings, scene: Scene, lang: str) -> None:
                 text += " " + message_text(tr, params["problem"], rest)
             (st.error if kind == "error" else st.success)(text)
         st.download_button(
-            tr("io.download_npz"), data=lambda: trace_npz(scene, settings, lang), file_name="mha-trace.npz",
+            # the settings, not the scene: a session keeps this callable, and must not keep the arrays with it
+            tr("io.download_npz"), data=lambda s=settings: trace_npz(run_scene(s), s, lang), file_name="mha-trace.npz",
             mime="application/octet-stream", key="dl_npz", icon=":material/download:", help=tr("io.npz_help"),
         )  # fmt: skip

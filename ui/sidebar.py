@@ -216,7 +216,7 @@ def build_context() -> Context:
     phone = screen.is_phone() and not (large or present)
     style = (FigureStyle.large() if (large or present) else FigureStyle.phone() if phone else FigureStyle()).with_(
         dark=dark)  # fmt: skip
-    ctx = Context(lang=lang, t=tr, settings=settings, scene=scene, style=style, large=bool(large) or present,
+    ctx = Context(lang=lang, t=tr, settings=settings, style=style, large=bool(large) or present,
                   present=present)
     export_panel(tr, settings, scene, lang)
     set_context(ctx)
