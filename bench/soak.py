@@ -128,6 +128,11 @@ def watch_rss(pid: int, stop: threading.Event, samples: list) -> None:
         stop.wait(0.5)
 
 
+def _rss_at(samples: list, when: float) -> float:
+    """The RSS sample closest to `when`."""
+    return min(samples, key=lambda tr: abs(tr[0] - when))[1]
+
+
 def run_phase(url: str, every: float, seconds: float, errors: list) -> list[float]:
     """The victim alone for `seconds`: its load times."""
     out: list[float] = []
@@ -144,6 +149,8 @@ def main(argv: list[str] | None = None) -> dict:
     ap.add_argument("--every", type=float, default=3)
     ap.add_argument("--quiet", type=float, default=30, help="seconds of the victim alone, before and after")
     ap.add_argument("--idle", type=float, default=20, help="MHA_CACHE_IDLE_S of the server")
+    ap.add_argument("--after", type=float, default=150,
+                    help="seconds watched after the heavy users leave (Streamlit keeps a closed session 2 min)")
     args = ap.parse_args(argv)
     os.environ["MHA_CACHE_IDLE_S"] = str(args.idle)
     os.environ["MHA_JANITOR_S"] = "5"
@@ -168,7 +175,7 @@ def main(argv: list[str] | None = None) -> dict:
         t_left = time.monotonic()
         rss_left = rss_mb(proc.pid)
         after = run_phase(url, args.every, args.quiet, errors)  # the class has left; the victim stays
-        time.sleep(max(0.0, args.idle + 10 - args.quiet))
+        time.sleep(max(0.0, args.after - args.quiet))  # then the victim leaves too
         rss_end = rss_mb(proc.pid)
     finally:
         stop_watch.set()
@@ -184,7 +191,9 @@ def main(argv: list[str] | None = None) -> dict:
         ("server RSS at start", rss_start, "MB"),
         ("server RSS peak (goal < 1536)", max(peak, peak_heavy), "MB"),
         ("server RSS when the heavy users left", rss_left, "MB"),
-        (f"server RSS {args.idle + 10:.0f} s later", rss_end, "MB"),
+        *((f"server RSS {k} s after they left", _rss_at(samples, t_left + k), "MB") for k in (30, 60, 120)
+          if k < args.after),
+        (f"server RSS {args.after:.0f} s after they left", rss_end, "MB"),
         ("victim /heads loads, quiet", len(quiet), ""),
         ("victim /heads median, quiet", q, "s"),
         ("victim /heads loads, loaded", len(loaded), ""),

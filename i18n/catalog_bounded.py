@@ -64,4 +64,15 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "1 other training is running on this server: trainings take turns, so yours is slower.",
         "zh": "服务器上还有另外 1 个训练在进行：各个训练轮流使用 CPU，所以你的会慢一些。",
     },
+    # ---- Streamlit's own texts (ui/streamlit_text.py)
+    "nav.not_found_title": {"en": "Page not found", "zh": "找不到页面"},
+    "nav.not_found": {
+        "en": "There is no page “{page}” in this app. Pick a page in the sidebar, or start from the overview.",
+        "zh": "本应用中没有名为“{page}”的页面。请在侧边栏中选择页面，或从概览开始。",
+    },
+    "nav.go_home": {"en": "Go to the overview", "zh": "前往概览"},
+    "io.upload_limit": {
+        "en": "Drag a settings file (.json) here or browse for one; at most {mb} MB.",
+        "zh": "将设置文件（.json）拖到这里，或点击按钮选择文件；最大 {mb} MB。",
+    },
 }

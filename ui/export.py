@@ -14,6 +14,7 @@ from explorer import Scene, Settings, run_scene
 from explorer.settings_io import SettingsFileError, settings_from_json, settings_to_json
 from ui import sticky
 from ui.share import student_link_panel
+from ui.streamlit_text import UPLOAD_LIMIT_MB, uploader_note
 
 _MSG = "_io_message"
 UPLOAD_KEY = "settings_upload"
@@ -89,7 +90,8 @@ def export_panel(tr, settings: Settings, scene: Scene, lang: str) -> None:
             mime="application/json", key="dl_settings", icon=":material/download:",
         )  # fmt: skip
         st.file_uploader(tr("io.upload_settings"), type=["json"], key=UPLOAD_KEY, on_change=_load_settings,
-                         help=tr("io.upload_help"))  # fmt: skip
+                         help=tr("io.upload_help"), max_upload_size=UPLOAD_LIMIT_MB)  # fmt: skip
+        uploader_note(tr)
         message = st.session_state.pop(_MSG, None)
         if message:
             from ui.sidebar import message_text

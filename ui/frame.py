@@ -16,6 +16,7 @@ from budget import start_janitor
 from ui import live
 from ui.fair import install_waiter
 from ui.sidebar import build_context
+from ui.streamlit_text import not_found_page
 
 _state = threading.local()  # each session's script runs in its own thread
 
@@ -70,6 +71,9 @@ def run_frame() -> None:
     for i, (path, url, title, *section) in enumerate(PAGES):
         page = st.Page(path, title=ctx.t(title), icon=page_icon(url), url_path=url, default=(i == 0))
         sections.setdefault(ctx.t(section[0] if section else "nav.beyond"), []).append(page)
+    missing = not_found_page({url for _, url, *_ in PAGES}, ctx.t, PAGES[0][0])  # instead of Streamlit's dialog
+    if missing is not None:
+        sections.setdefault(ctx.t("nav.explore"), []).append(missing)
     if ctx.large:  # projector: bigger text everywhere, not only in figures
         st.html(
             "<style>[data-testid='stMarkdownContainer'] p, [data-testid='stMarkdownContainer'] li,"
