@@ -46,8 +46,9 @@ def on_idle(hook: Callable[[], object]) -> None:
         _IDLE_HOOKS.append(hook)
 
 
-def sweep(trim_after: int = 64 << 20) -> None:
-    """One round of the janitor: expire idle entries; trim when many bytes left the caches."""
+def sweep(trim_after: int = 1) -> None:
+    """One round of the janitor: expire idle entries; trim when bytes left the caches since the last trim
+    (malloc_trim takes a few milliseconds; freed pages that are not handed back keep the RSS at its peak)."""
     for cache in registered_caches():
         cache.expire()
     caches = registered_caches()
