@@ -32,6 +32,23 @@ def _malloc_trim() -> bool:
     return bool(trim(0)) if trim is not None else False
 
 
+M_TRIM_THRESHOLD, M_MMAP_THRESHOLD, M_ARENA_MAX = -1, -3, -8  # glibc's mallopt parameters
+
+
+def tune_malloc(mmap_threshold: int = 1 << 20, arenas: int = 2) -> bool:
+    """glibc only: blocks from 1 MiB up (figure JSON, arrays) get pages of their own that free() hands back
+    at once; by default glibc raises that threshold to the largest block freed so far (up to 32 MiB), after
+    which such blocks come from the heap and stay resident. At most `arenas` heaps for all threads (one per
+    script thread by default, each keeping its own freed memory)."""
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+        ok = libc.mallopt(M_MMAP_THRESHOLD, mmap_threshold) == 1
+        ok = libc.mallopt(M_TRIM_THRESHOLD, 2 * mmap_threshold) == 1 and ok
+        return libc.mallopt(M_ARENA_MAX, arenas) == 1 and ok
+    except (OSError, AttributeError):
+        return False
+
+
 def release_memory() -> bool:
     """gc.collect() and malloc_trim(0); True when the C library returned memory to the system."""
     gc.collect()
@@ -65,6 +82,7 @@ def start_janitor(every: float | None = None) -> None:
     if _STARTED.is_set():
         return
     _STARTED.set()
+    tune_malloc()
 
     def loop() -> None:
         while True:

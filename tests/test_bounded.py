@@ -310,3 +310,17 @@ def test_the_lab_keeps_its_steps_and_seed_across_a_page_switch():
 def test_one_other_training_is_singular():
     assert t("busy.one_other_training", "en").startswith("1 other training is running")
     assert "trainings are" in t("lab.sharing", "en", n=2)
+
+
+def test_the_janitor_expires_idle_entries_and_calls_the_idle_hooks(monkeypatch):
+    from budget import release
+
+    cache = ByteLRU("janitor-test", max_bytes=1000, max_idle=0.0)
+    cache.put("a", 1, 100)
+    called: list[int] = []
+    monkeypatch.setattr(release, "registered_caches", lambda: [cache])
+    monkeypatch.setattr(release, "_IDLE_HOOKS", [lambda: called.append(1)])
+    time.sleep(0.01)
+    release.sweep()
+    assert len(cache) == 0 and cache.nbytes == 0 and called == [1]
+    assert cache.evicted_bytes == 0  # counted, then reset by the trim that followed
