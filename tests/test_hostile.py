@@ -115,3 +115,42 @@ def test_injected_markup_does_not_execute_in_the_browser():
             assert "<" in ticks and "script" in ticks  # the markup is shown as text
         assert not dialogs
         browser.close()
+
+
+@settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    d_model=st.sampled_from([512, 1024]), n_heads=st.sampled_from([8, 16]), n_tokens=st.integers(40, 64),
+    cross=st.booleans(), mask=st.sampled_from(["none", "causal", "padding"]), seed=st.integers(0, 2**31 - 1),
+    word=st.sampled_from(["cat", "猫", "<b>x</b>", "%{z}"]),
+)  # fmt: skip
+def test_every_pages_figure_builders_stay_small_and_clean_at_the_largest_sizes(
+    d_model, n_heads, n_tokens, cross, mask, seed, word
+):
+    """What /inputs, /steps, /heads, /positional and /subspaces draw, at random settings near the limits: every
+    figure well under Streamlit's 50 MB message limit (figures/resolution.py), no markup, no NaN."""
+    from mha_core import sinusoidal_positional_encoding
+    from mha_core.why import head_contributions, residual_layer_norm
+
+    text = " ".join(f"{word}{i}" for i in range(n_tokens))
+    s = Settings(preset="custom", text=text, text_kv=text[: len(text) // 2], cross=cross, d_model=d_model,
+                 n_heads=n_heads, mask=mask, seed=seed, padded=(0, 3) if mask == "padding" else ())  # fmt: skip
+    assert not validate(s)
+    sc = run_scene(s)
+    rows, cols = list(sc.tokens), list(sc.kv_tokens)
+    figures = [
+        matrix_heatmap(sc.x_in, rows, None, kind="signed"),  # /inputs, /steps
+        matrix_heatmap(sc.w_q, None, None, kind="signed"),  # /inputs: W^Q at d_model > 8
+        matrix_heatmap(sc.q_fused, rows, None, kind="signed"),  # /steps fused view
+        matrix_heatmap(sc.output, rows, None, kind="signed"),
+        *(tiled_heads(m, r, None, kind="signed") for m, r in ((sc.q, rows), (sc.k, cols), (sc.head_outputs, rows))),
+        tiled_heads(sc.masked_scores, rows, cols, kind="signed"),  # /steps, /heads
+        tiled_heads(sc.weights, rows, cols, shared_scale=False),
+        query_bars(sc.weights[:, 0], cols, sc.labels[0]),
+        attention_lines(sc.weights, rows, cols, heads=list(range(n_heads))),
+        tiled_heads(head_contributions(sc.head_outputs, sc.w_o_heads), rows, None, kind="signed"),  # /subspaces
+        matrix_heatmap(residual_layer_norm(sc.x_in, sc.output), rows, None, kind="signed"),
+        pe_heatmap(sinusoidal_positional_encoding(256, 1024).numpy(), width_fraction=0.45),  # /positional maximum
+    ]
+    for fig in figures:
+        _assert_clean(fig)
+        assert len(fig.to_json()) < 8 * 1024 * 1024
