@@ -4,7 +4,7 @@ W^O split into per-head contributions, and summary statistics of rho_ij."""
 
 from __future__ import annotations
 
-from dataclasses import astuple, dataclass
+from dataclasses import dataclass
 
 import numpy as np
 import torch
@@ -29,7 +29,7 @@ class PositionalTables:
 POSITIONAL_CACHE = ByteLRU("positional", 16 << 20)
 
 
-@memoize(POSITIONAL_CACHE, lambda tables: array_bytes(astuple(tables)))
+@memoize(POSITIONAL_CACHE, lambda tables: array_bytes((tables.p, tables.similarity, tables.wavelengths)))
 def positional_tables(length: int, d_model: int, base: float) -> PositionalTables:
     """P, P P^T and the wavelengths for a length, width and base (cached: the page's own controls)."""
     p = sinusoidal_positional_encoding(length, d_model, base)

@@ -8,7 +8,7 @@ from dataclasses import dataclass, fields
 import numpy as np
 import torch
 
-from budget import ByteLRU, array_bytes, memoize, on_idle
+from budget import ByteLRU, array_bytes, memoize
 from mha_core import (
     AttentionConfig,
     MultiHeadAttention,
@@ -26,7 +26,6 @@ from mha_core import (
     tokenize,
     wavelengths,
 )
-from mha_core.memory import free_cached_memory
 
 from .presets import WORKED_EXAMPLE
 from .settings import LIMITS, Settings, validate
@@ -36,7 +35,6 @@ EMBEDDING_SEED = 0  # token embeddings stay fixed when the weight seed changes
 # Scenes are kept by the bytes of their arrays (38 MB at d_model 1024, h 16, 64 tokens), not by a count.
 # Building one takes < 0.05 s even then (torch, outside the GIL), so scenes do not take a heavy-build slot.
 SCENE_CACHE = ByteLRU("scenes", 256 << 20)
-on_idle(free_cached_memory)  # when the class has left, the core's pool of huge pages goes back too
 
 
 @dataclass(frozen=True)

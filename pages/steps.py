@@ -3,7 +3,6 @@
 In presentation mode one step fills one screen, with previous/next buttons and clicker keys (ui/present.py).
 """
 
-import dataclasses
 
 import streamlit as st
 
@@ -26,7 +25,7 @@ if ctx.present:
 st.title(tr("steps.title"))
 st.markdown(tr("steps.intro", h=settings.n_heads, d=settings.d_model, dk=settings.d_k, L=scene.len_q, Lk=scene.len_k))
 errata_links(ctx, "steps")
-ctx = dataclasses.replace(ctx, scene=batch_panel(ctx))  # the padding batch: the item whose tensors follow
+ctx = ctx.with_scene(batch_panel(ctx))  # the padding batch: the item whose tensors follow
 flat_note(ctx)
 prev_head_panel(ctx, ctx.scene)
 view = StepsView(ctx)

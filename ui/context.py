@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 
 import streamlit as st
 
@@ -21,13 +21,18 @@ class Context:
     style: FigureStyle
     large: bool
     present: bool = False
+    shown: Scene | None = field(default=None, repr=False)  # a page's own scene for this run (with_scene)
 
     @property
     def scene(self) -> Scene:
         """The Scene of `settings`, from the byte-bounded scene cache (a hit: build_context computed it). The
-        context lives in session state, and a session is kept a while after its tab closes: holding the Scene
-        itself would keep up to 30 MB of arrays per session outside the cache's budget."""
-        return run_scene(self.settings)
+        context kept in session state never holds a Scene: a session is kept a while after its tab closes, and
+        holding one would keep up to 30 MB of arrays per session outside the cache's budget."""
+        return self.shown if self.shown is not None else run_scene(self.settings)
+
+    def with_scene(self, scene: Scene) -> Context:
+        """This context showing `scene` (e.g. one item of the padding batch), for the rest of one page run."""
+        return replace(self, shown=scene)
 
 
 def set_context(ctx: Context) -> None:
