@@ -8,7 +8,7 @@ import math
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from explorer import Settings, run_scene, validate
@@ -137,7 +137,7 @@ def test_every_pages_figure_builders_stay_small_and_clean_at_the_largest_sizes(
     text = " ".join(words)
     s = Settings(preset="custom", text=text, text_kv=text[: len(text) // 2], cross=cross, d_model=d_model,
                  n_heads=n_heads, mask=mask, seed=seed, padded=(0, 3) if mask == "padding" else ())  # fmt: skip
-    assert not validate(s)
+    assume(not validate(s))  # e.g. a padding batch with cross-attention is refused with its own message
     sc = run_scene(s)
     rows, cols = list(sc.tokens), list(sc.kv_tokens)
     figures = [
