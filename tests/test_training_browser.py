@@ -35,7 +35,7 @@ def test_stop_ends_a_long_training_early_and_keeps_the_model(page):
     steps.fill("2000")
     steps.press("Enter")
     wait_idle(page)
-    page.get_by_test_id("stBaseButton-primary").click()  # Train
+    page.get_by_test_id("stMainBlockContainer").get_by_test_id("stBaseButton-primary").click()  # Train
     page.get_by_text(re.compile(r"Step \d+ of 2000")).wait_for(timeout=60_000)  # live progress
     expect(page.locator(".mha-plot")).to_have_count(2, timeout=30_000)  # the live curves
     page.get_by_role("button", name="Stop", exact=True).click()
@@ -45,4 +45,5 @@ def test_stop_ends_a_long_training_early_and_keeps_the_model(page):
     assert 0 < stopped_at < 2000
     expect(page.locator(".mha-plot")).to_have_count(6, timeout=30_000)  # the stopped model's results
     assert page.locator("[data-testid='stException']").count() == 0
-    assert page.get_by_test_id("stBaseButton-primary").is_enabled()  # Train can be pressed again
+    train = page.get_by_test_id("stMainBlockContainer").get_by_test_id("stBaseButton-primary")
+    assert train.is_enabled()  # Train can be pressed again
