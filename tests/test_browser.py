@@ -266,3 +266,33 @@ def test_a_chart_says_so_when_plotly_js_cannot_load(browser, server):
     assert "无法绘制此图" in failed.first.inner_text()
     assert_no_exception(page)
     page.context.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_no_page_asks_for_anything_outside_the_server(browser, server, lang):
+    """Offline in a classroom: with every request that is not to this machine blocked (and recorded), every page
+    loads, draws its charts and shows no exception, and no request tried to leave (fonts, icons, scripts, images)."""
+    from urllib.parse import urlparse
+
+    from tests.conftest import PAGES
+
+    outside: list[str] = []
+
+    def route(r):
+        if urlparse(r.request.url).hostname in ("127.0.0.1", "localhost"):
+            r.continue_()
+        else:
+            outside.append(r.request.url)
+            r.abort()
+
+    ctx = browser.new_context(viewport={"width": 1400, "height": 1000}, locale="zh-CN" if lang == "zh" else "en-US")
+    ctx.route("**/*", route)
+    page = ctx.new_page()
+    for name in PAGES:
+        page.goto(f"{server}/{name}?lang={lang}")
+        wait_idle(page)
+        assert_no_exception(page)
+    page.goto(f"{server}/steps?lang={lang}&present=true&theme=dark")  # presentation mode, the dark screen
+    wait_idle(page)
+    ctx.close()
+    assert not outside, f"requests outside the server: {sorted(set(outside))}"
