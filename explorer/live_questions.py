@@ -18,9 +18,10 @@ import numpy as np
 
 from .pipeline import Scene
 from .quiz import KINDS, Msg, draw_question
+from .quiz_bank import MARGIN  # one idea of a clear winner: the quiz's argmax kind uses the same margin
 
 ATTEND = "attend"  # the quick question: which key does this query attend to most?
-MARGIN = 0.05  # ... asked only when the top weight beats the second by at least this much
+
 MAX_OPTIONS = 4
 
 LiveQuestion = tuple[dict[str, Any], int]
