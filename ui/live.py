@@ -8,7 +8,10 @@ primary key) and, while the version is unchanged, redraws one caption and nothin
 changes page, settings or step, the version moves: the fragment reads the room once, stores the teacher's
 state as pending and navigates (`st.switch_page`, or `st.rerun` on the same page); the next run puts the
 pending settings into the sidebar widgets before they are drawn. A student who changes anything themselves
-stops following until they press "Back to the teacher".
+stops following until they press "Back to the teacher". A run that shows an older state than the one it was sent
+to is not taken for exploring when every differing value is an echo of what the page showed or was sent moments
+ago (the browser's older request folded into our navigation, frequent under load): the student goes again
+(`liveclass.follow.decide`).
 """
 
 from __future__ import annotations
@@ -28,7 +31,7 @@ import streamlit as st
 import i18n
 from explorer.live_questions import ATTEND, attend_question, quiz_kinds, quiz_question
 from explorer.settings_io import SettingsFileError, settings_from_json, settings_to_json
-from liveclass import LiveError, Room, Rooms, StoreUnavailable, open_rooms
+from liveclass import LiveError, Room, Rooms, StoreUnavailable, follow, open_rooms
 from ui.context import Context, get_context
 from ui.export import apply_to_widgets
 
@@ -39,7 +42,7 @@ BEAT = 5.0  # seconds between a student's heartbeats (presence counts a student 
 ROLE, CODE, KEY, SID = "_live_role", "_live_code", "_live_key", "_live_sid"
 FOLLOW, APPLIED, PENDING, SEEN, ROOM = "_live_follow", "_live_applied", "_live_pending", "_live_seen", "_live_room"
 MSG, PUBLISHED, KEY_SHOWN, BEAT_AT, DOWN = "_live_msg", "_live_published", "_live_key_shown", "_live_beat", "_live_down"
-SENT, URL_DONE, NAV = "_live_sent", "_live_url_done", "_live_nav"
+SENT, URL_DONE, ECHOES, SHOWN = "_live_sent", "_live_url_done", "_live_echoes", "_live_shown"
 
 
 # ---------------------------------------------------------------- the store
@@ -100,7 +103,8 @@ def qr_svg(text: str) -> str:
 
 
 def _leave() -> None:
-    for key in (ROLE, CODE, KEY, SID, FOLLOW, APPLIED, PENDING, SEEN, ROOM, PUBLISHED, KEY_SHOWN, BEAT_AT, DOWN, NAV):
+    for key in (ROLE, CODE, KEY, SID, FOLLOW, APPLIED, PENDING, SEEN, ROOM, PUBLISHED, KEY_SHOWN, BEAT_AT, DOWN,
+                ECHOES, SHOWN):  # fmt: skip
         st.session_state.pop(key, None)
     for name in ("join", "me"):
         if name in st.query_params:
@@ -211,18 +215,21 @@ def on_page(ctx: Context, page: str, slot: Any) -> None:
     if role == "teacher":
         _teacher_main(ctx)
     elif role == "student":
-        if ss.get(FOLLOW) and ss.get(APPLIED) is not None and state_of(ctx, page) != ss[APPLIED]:
-            if ss.get(NAV, 0) > 0:  # our own navigation did not land (a run cut short): go again
-                ss[NAV] -= 1
+        shown = state_of(ctx, page)
+        if ss.get(FOLLOW) and ss.get(APPLIED) is not None:
+            verdict = follow.decide(shown, ss[APPLIED], ss.get(ECHOES, []), time.monotonic())
+            if verdict == follow.AGAIN:  # our own navigation did not land (the browser's older request won): go again
                 ss[APPLIED] = None
                 ss.pop(PENDING, None)
-            else:  # the student changed something themselves: exploring
+            elif verdict == follow.EXPLORE:  # the student changed something themselves: exploring
                 ss[FOLLOW] = False
                 ss[BEAT_AT] = 0.0
                 ss.pop(PENDING, None)
+            else:
+                ss.pop(PENDING, None)
         elif ss.get(APPLIED) is not None:
-            ss.pop(NAV, None)
             ss.pop(PENDING, None)
+        ss[SHOWN] = shown
         if st.query_params.get("join") != ss[CODE] or st.query_params.get("me") != ss[SID]:
             st.query_params["join"], st.query_params["me"] = ss[CODE], ss[SID]
         _student_bar(tr, page)
@@ -267,7 +274,9 @@ def _follow(state: dict[str, Any], page: str) -> None:
     if target not in files:
         return
     ss[PENDING] = state
-    ss[NAV] = 3  # attempts before a difference counts as the student's own exploring
+    echoes = ss.get(ECHOES, [])
+    if not echoes or echoes[-1][1] != state:  # a new state of the teacher (a retry adds nothing, ages nothing)
+        ss[ECHOES] = follow.remember(echoes, time.monotonic(), ss.get(SHOWN), state)
     if target != page:  # bound settings widgets write the URL themselves from the state applied next run
         st.switch_page(files[target], query_params={"join": ss[CODE], "me": ss[SID]})
     st.rerun(scope="app")
