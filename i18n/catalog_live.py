@@ -30,6 +30,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "**{connected}** connected · **{following}** following · {joined} joined",
         "zh": "**{connected}** 人在线 · **{following}** 人跟随 · 共 {joined} 人加入过",
     },
+    "live.q_answers": {"en": "Answers so far", "zh": "已收到的答案"},
     "live.answers_in": {"en": "{n} answers ({connected} connected)", "zh": "已收到 {n} 份答案（{connected} 人在线）"},
     "live.reveal": {"en": "Reveal", "zh": "揭晓"},
     "live.csv": {"en": "CSV", "zh": "CSV"},

@@ -70,3 +70,22 @@ def test_a_following_student_goes_again_however_often_older_values_come_back():
     student.switch_page(PAGES["home"]).run()  # the browser's older page wins a navigation
     assert student.session_state["_live_follow"] is True
     assert student.session_state["_live_shown"]["page"] == "steps"
+
+
+def test_the_projector_shows_the_answer_count_live_and_the_histogram_only_after_the_reveal():
+    from explorer import Settings, run_scene
+    from explorer.live_questions import quiz_kinds
+
+    teacher, _, (ann, bo) = teacher_and_students(2)
+    teacher.selectbox(key="live_ask_kind").set_value(quiz_kinds(run_scene(Settings()))[0]).run()
+    teacher.button(key="live_ask_send").click().run()
+    assert [m.value for m in teacher.main.get("metric")] == ["0"]
+    for n, s in enumerate((ann, bo), start=1):
+        qid = s.run().session_state["_live_room"].qid
+        s.radio(key=f"live_pick_{qid}").set_value(n - 1).run()
+        s.button(key=f"live_send_{qid}").click().run()
+        teacher.run()
+        assert [m.value for m in teacher.main.get("metric")] == [str(n)]
+    assert not teacher.main.get("progress")  # the class sees the projector: no histogram before the reveal
+    teacher.button(key="live_reveal").click().run()
+    assert not teacher.main.get("metric") and len(teacher.main.get("progress")) >= 2

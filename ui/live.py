@@ -534,8 +534,21 @@ def _teacher_main(ctx: Context) -> None:
             right.image(qr_svg(link), width="stretch")
         st.html("<style>.mha-live-big { font-size: clamp(2.5rem, 6vw, 6.5rem); font-weight: 800; white-space: nowrap;"
                 " letter-spacing: .12em; font-family: monospace; line-height: 1; }</style>")  # fmt: skip
+    _teacher_question(tr)
+
+
+@st.fragment(run_every=POLL_TEACHER)
+def _teacher_question(tr: Callable[..., str]) -> None:
+    """The current question on the projector, live: the number of answers while they come in (no histogram: the
+    class sees this screen), then the right answer, why, and the class's histogram once revealed."""
+    ss = st.session_state
+    if ss.get(ROLE) != "teacher":
+        return
+    code, key = ss[CODE], ss[KEY]
     try:
-        room = rooms().room(code)
+        store = rooms()
+        room = store.room(code)
+        counts = store.tally(code, key) if room.question else None
     except LiveError:
         return
     if not room.question:
@@ -544,6 +557,11 @@ def _teacher_main(ctx: Context) -> None:
         st.markdown(f"**{tr('live.q_title')}** · {_prompt(tr, room.question['prompt'])}")
         options = [_text(tr, o) for o in room.question.get("options", [])]
         st.markdown("  \n".join(f"{chr(65 + i)}. {o}" for i, o in enumerate(options)))
+        n = sum(counts or [])
         if room.revealed and room.answer is not None:
             st.success(tr("live.answer_is", answer=options[room.answer]), icon=":material/lightbulb:")
             st.markdown(_prompt(tr, room.question["explain"]))
+            if counts:
+                _bars(tr, options, counts, room.answer)
+        else:
+            st.metric(tr("live.q_answers"), f"{n:,}", border=False)
