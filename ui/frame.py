@@ -86,6 +86,7 @@ def run_frame() -> None:
     _state.inside = True
     try:
         nav.run()
+        live.after_page()  # a live-class student's page was drawn to the end
     finally:
         _state.inside = False
 

@@ -43,6 +43,8 @@ ROLE, CODE, KEY, SID = "_live_role", "_live_code", "_live_key", "_live_sid"
 FOLLOW, APPLIED, PENDING, SEEN, ROOM = "_live_follow", "_live_applied", "_live_pending", "_live_seen", "_live_room"
 MSG, PUBLISHED, KEY_SHOWN, BEAT_AT, DOWN = "_live_msg", "_live_published", "_live_key_shown", "_live_beat", "_live_down"
 SENT, URL_DONE, ECHOES, SHOWN = "_live_sent", "_live_url_done", "_live_echoes", "_live_shown"
+OPEN, REDRAWS = "_live_open", "_live_redraws"
+MAX_REDRAWS = 20  # full reruns asked for one teacher's state whose page was never drawn to the end
 
 
 # ---------------------------------------------------------------- the store
@@ -104,7 +106,7 @@ def qr_svg(text: str) -> str:
 
 def _leave() -> None:
     for key in (ROLE, CODE, KEY, SID, FOLLOW, APPLIED, PENDING, SEEN, ROOM, PUBLISHED, KEY_SHOWN, BEAT_AT, DOWN,
-                ECHOES, SHOWN):  # fmt: skip
+                ECHOES, SHOWN, OPEN, REDRAWS):  # fmt: skip
         st.session_state.pop(key, None)
     for name in ("join", "me"):
         if name in st.query_params:
@@ -230,9 +232,27 @@ def on_page(ctx: Context, page: str, slot: Any) -> None:
         elif ss.get(APPLIED) is not None:
             ss.pop(PENDING, None)
         ss[SHOWN] = shown
+        ss[OPEN] = True  # until after_page: a run cut short after this point never drew the followed state
         if st.query_params.get("join") != ss[CODE] or st.query_params.get("me") != ss[SID]:
             st.query_params["join"], st.query_params["me"] = ss[CODE], ss[SID]
         _student_bar(tr, page)
+
+
+def after_page() -> None:
+    """End of a page run that was not cut short: the state a following student was sent is on their screen."""
+    if st.session_state.get(ROLE) == "student":
+        st.session_state[OPEN] = False
+        st.session_state[REDRAWS] = 0
+
+
+def _fragment_only() -> bool:
+    """True in a run of the fragment alone (its timer), False when the fragment is drawn by a full run."""
+    try:
+        from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+        return bool(getattr(get_script_run_ctx(), "fragment_ids_this_run", None))
+    except Exception:  # no script run context: not a fragment run
+        return False
 
 
 def join_box(tr: Callable[..., str]) -> None:
@@ -306,6 +326,11 @@ def _student_bar(tr: Callable[..., str], page: str) -> None:
     room: Room | None = ss.get(ROOM)
     if room is not None and ss.get(FOLLOW) and room.state and room.state != ss.get(APPLIED):
         _follow(room.state, page)
+    if ss.get(FOLLOW) and ss.get(OPEN) and _fragment_only() and ss.get(REDRAWS, 0) < MAX_REDRAWS:
+        # the last full run reached the follow decision but was cut short before the page was drawn (the
+        # browser's next request, under load): nothing else would ever draw it, so run the page again
+        ss[REDRAWS] = ss.get(REDRAWS, 0) + 1
+        st.rerun(scope="app")
     if ss.get(DOWN):
         st.warning(tr("live.err.store_down"), icon=":material/cloud_off:")
     elif ss.get(FOLLOW):
