@@ -63,6 +63,7 @@ class Client:
         self.heads_seen_at: dict[int, float] = {}  # h -> when a finished run first showed it
         self._run_heads: int | None = None
         self.code: str | None = None
+        self.log: list[tuple] = []  # fragment timers given and taken back (LIVE_DEBUG)
 
     async def reader(self) -> None:
         try:
@@ -87,9 +88,11 @@ class Client:
             self.query = fm.page_info_changed.query_string
         elif kind == "auto_rerun":  # a full run registers its fragment again, possibly under a new id
             self.timers = {fm.auto_rerun.fragment_id: fm.auto_rerun.interval}
+            self.log.append(("auto", fm.auto_rerun.fragment_id[-6:], round(time.perf_counter(), 2)))
         elif kind == "stop_auto_rerun":
             for fid in fm.stop_auto_rerun.fragment_ids:
                 self.timers.pop(fid, None)
+            self.log.append(("stop", [f[-6:] for f in fm.stop_auto_rerun.fragment_ids], round(time.perf_counter(), 2)))
         elif kind == "delta" and fm.delta.WhichOneof("type") == "new_element":
             el = fm.delta.new_element
             which = el.WhichOneof("type")
@@ -198,6 +201,9 @@ async def live_class(urls: list[str], n: int, changes: int, rooms, pids: list[in
                 out["follow"].append(s.heads_seen_at[h] - t0)
             else:
                 out["errors"].append(f"{s.name} did not follow h = {h}")
+                if os.environ.get("LIVE_DEBUG"):
+                    print(s.name, h, "timers", s.timers, "runs", s.runs, "heads", s.heads_drawn, s.log[-6:],
+                          round(time.perf_counter(), 2), flush=True)  # fmt: skip
     # idle: every student following, nothing changes
     await asyncio.sleep(3.0)
     cpu0, w0 = sum(cpu_seconds(p) for p in pids), time.perf_counter()
