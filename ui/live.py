@@ -294,6 +294,7 @@ def _follow(state: dict[str, Any], page: str) -> None:
     if target not in files:
         return
     ss[PENDING] = state
+    ss[OPEN] = True  # drawn only once a full run reaches after_page (a run cut short earlier is asked again)
     echoes = ss.get(ECHOES, [])
     if not echoes or echoes[-1][1] != state:  # a new state of the teacher (a retry adds nothing, ages nothing)
         ss[ECHOES] = follow.remember(echoes, time.monotonic(), ss.get(SHOWN), state)
