@@ -7,9 +7,10 @@
 - `release_memory()`: gc + glibc's malloc_trim, which hands freed heap pages back to the system.
 """
 
+from . import pool
 from .cache import ByteLRU, array_bytes, memoize, registered_caches
 from .gate import GATE, HeavyGate
-from .release import janitor_started, on_idle, release_memory, start_janitor, sweep
+from .release import janitor_started, on_idle, on_sweep, release_memory, start_janitor, sweep
 
 __all__ = [
     "GATE",
@@ -19,6 +20,8 @@ __all__ = [
     "janitor_started",
     "memoize",
     "on_idle",
+    "on_sweep",
+    "pool",
     "registered_caches",
     "release_memory",
     "start_janitor",

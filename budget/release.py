@@ -19,6 +19,7 @@ from .cache import _env_seconds, registered_caches
 _LIBC: list = []
 _STARTED = threading.Event()
 _IDLE_HOOKS: list[Callable[[], object]] = []
+_SWEEP_HOOKS: list[Callable[[], object]] = []
 
 
 def _malloc_trim() -> bool:
@@ -63,6 +64,12 @@ def on_idle(hook: Callable[[], object]) -> None:
         _IDLE_HOOKS.append(hook)
 
 
+def on_sweep(hook: Callable[[], object]) -> None:
+    """Call `hook` on every round of the janitor; a truthy result (something was dropped) asks for a trim."""
+    if hook not in _SWEEP_HOOKS:
+        _SWEEP_HOOKS.append(hook)
+
+
 def sweep(trim_after: int = 1) -> None:
     """One round of the janitor: expire idle entries; trim when bytes left the caches since the last trim
     (malloc_trim takes a few milliseconds; freed pages that are not handed back keep the RSS at its peak)."""
@@ -72,7 +79,8 @@ def sweep(trim_after: int = 1) -> None:
     if caches and all(len(c) == 0 for c in caches):
         for hook in _IDLE_HOOKS:
             hook()
-    if sum(c.evicted_bytes for c in caches) >= trim_after:
+    dropped = [bool(hook()) for hook in _SWEEP_HOOKS]
+    if any(dropped) or sum(c.evicted_bytes for c in caches) >= trim_after:
         release_memory()
 
 
