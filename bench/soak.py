@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import multiprocessing as mp
 import os
 import statistics
@@ -119,10 +120,21 @@ def heavy_process(url: str, n: int, seconds: float, queue: mp.Queue) -> None:
     queue.put(asyncio.run(main()))
 
 
-def watch_rss(pid: int, stop: threading.Event, samples: list) -> None:
+def workers_rss_mb(pid: int) -> float:
+    """The resident memory of the server's child processes (budget/pool.py's workers)."""
+    total = 0.0
+    for children in Path(f"/proc/{pid}/task").glob("*/children"):
+        for child in children.read_text().split():
+            with contextlib.suppress(OSError, RuntimeError):  # a worker that just ended
+                total += rss_mb(int(child))
+    return total
+
+
+def watch_rss(pid: int, stop: threading.Event, samples: list, workers: list) -> None:
     while not stop.is_set():
         try:
             samples.append((time.monotonic(), rss_mb(pid)))
+            workers.append(workers_rss_mb(pid))
         except (OSError, RuntimeError):
             return
         stop.wait(0.5)
@@ -158,8 +170,9 @@ def main(argv: list[str] | None = None) -> dict:
     proc = start_server(port)
     url = f"ws://127.0.0.1:{port}"
     samples: list = []
+    workers: list = []
     stop_watch = threading.Event()
-    threading.Thread(target=watch_rss, args=(proc.pid, stop_watch, samples), daemon=True).start()
+    threading.Thread(target=watch_rss, args=(proc.pid, stop_watch, samples, workers), daemon=True).start()
     errors: list[str] = []
     try:
         asyncio.run(open_page(url, "heads"))  # warm-up: imports and the default setting's figures
@@ -190,6 +203,7 @@ def main(argv: list[str] | None = None) -> dict:
         ("heavy reruns (new seed each)", heavy_out["runs"], ""),
         ("server RSS at start", rss_start, "MB"),
         ("server RSS peak (goal < 1536)", max(peak, peak_heavy), "MB"),
+        ("worker processes' RSS peak (budget/pool.py)", max(workers, default=0.0), "MB"),
         ("server RSS when the heavy users left", rss_left, "MB"),
         *((f"server RSS {k} s after they left", _rss_at(samples, t_left + k), "MB") for k in (30, 60, 120)
           if k < args.after),

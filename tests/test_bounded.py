@@ -324,3 +324,45 @@ def test_the_janitor_expires_idle_entries_and_calls_the_idle_hooks(monkeypatch):
     release.sweep()
     assert len(cache) == 0 and cache.nbytes == 0 and called == [1]
     assert cache.evicted_bytes == 0  # counted, then reset by the trim that followed
+
+
+def test_a_sweep_hook_that_dropped_something_asks_for_a_trim(monkeypatch):
+    from budget import release
+
+    trims: list[int] = []
+    monkeypatch.setattr(release, "registered_caches", lambda: [])
+    monkeypatch.setattr(release, "release_memory", lambda: trims.append(1))
+    monkeypatch.setattr(release, "_SWEEP_HOOKS", [lambda: 0])
+    release.sweep()
+    assert trims == []  # nothing dropped, nothing to trim
+    monkeypatch.setattr(release, "_SWEEP_HOOKS", [lambda: 3])
+    release.sweep()
+    assert trims == [1]
+
+
+def test_closed_sessions_are_left_alone_without_a_streamlit_runtime():
+    from ui.closed_sessions import expire_closed_sessions
+
+    assert expire_closed_sessions() == 0
+
+
+def test_a_figure_built_in_a_worker_process_is_the_one_built_here():
+    import os
+
+    from budget import pool
+    from figures.encode import figure_json
+
+    rng = np.random.default_rng(0)
+    values = rng.standard_normal((64, 300))
+    rows, cols = [f"r{i}" for i in range(64)], [f"c{j}" for j in range(300)]
+    try:
+        remote = pool.run(figure_json, matrix_heatmap, values, rows, cols, title="W", kind="weights")
+        here = figure_json(matrix_heatmap, values, rows, cols, title="W", kind="weights")
+        assert remote == here
+        assert json.loads(remote)["data"][0]["type"] == "heatmap"
+        # a closure cannot be sent to a worker: it runs in this process instead of failing
+        assert pool.run(lambda: os.getpid()) == os.getpid()
+        # the worker really is another process
+        assert pool.run(os.getpid) != os.getpid()
+    finally:
+        pool.shutdown()

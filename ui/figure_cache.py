@@ -5,7 +5,8 @@ digest of its numbers (values, shape, dtype), every other argument by its value.
 never be reused for different numbers (no hand-built key can forget an input), and a setting that does
 not change what a figure draws (h does not change X, P or X + P) reuses it, so the browser does not redraw.
 The cache is bounded by the bytes of the JSON it keeps (budget.ByteLRU); a heavy build takes a slot of the
-server-wide gate (budget.GATE), so a few large builds cannot starve everyone else of the CPU.
+server-wide gate (budget.GATE), so a few large builds cannot starve everyone else of the CPU, and runs in a
+worker process (budget.pool), so the server's interpreter lock stays free for the light pages meanwhile.
 """
 
 from __future__ import annotations
@@ -20,7 +21,8 @@ import numpy as np
 import plotly.graph_objects as go
 import plotly.io as pio
 
-from budget import GATE, ByteLRU
+from budget import GATE, ByteLRU, pool
+from figures.encode import figure_json
 
 FIGURE_CACHE = ByteLRU("figures", 192 << 20, max_item_fraction=1 / 16)  # a figure over 12 MB is never kept
 
@@ -31,9 +33,9 @@ class FrozenFigure:
 
     __slots__ = ("json", "version")
 
-    def __init__(self, built: go.Figure) -> None:
-        # building validated it already; nothing here validates again
-        self.json = pio.to_json(built.to_dict(), validate=False)
+    def __init__(self, built: go.Figure | str) -> None:
+        # a figure, or its JSON made by figures.encode.figure_json (in a worker process: budget/pool.py)
+        self.json = built if isinstance(built, str) else pio.to_json(built.to_dict(), validate=False)
         self.version = hashlib.blake2b(self.json.encode(), digest_size=8).hexdigest()
 
     @property
@@ -117,6 +119,9 @@ def cached_figure(builder: Callable[..., go.Figure], *args: object, **kwargs: ob
         hit = FIGURE_CACHE.get(key)  # another session may have built it while this one waited
         if hit is not None:
             return hit
-        frozen = FrozenFigure(builder(*args, **kwargs))
+        if heavy and builder.__module__.startswith("figures."):  # pure plotly: built in a worker process
+            frozen = FrozenFigure(pool.run(figure_json, builder, *args, workers=GATE.slots, **kwargs))
+        else:
+            frozen = FrozenFigure(builder(*args, **kwargs))
     FIGURE_CACHE.put(key, frozen, frozen.nbytes)
     return frozen
