@@ -1,6 +1,13 @@
 """The app's logic without UI: settings, presets, and the cached pipeline that turns settings into a Scene."""
 
-from .derived import off_diagonal, output_by_head, positional_tables, valid_head_counts, weight_blocks
+from .derived import (
+    head_subspace_overlap,
+    off_diagonal,
+    output_by_head,
+    positional_tables,
+    valid_head_counts,
+    weight_blocks,
+)
 from .models import REAL_MODELS, model_rows
 from .pipeline import Scene, run_scene, shape_table
 from .presets import PRESETS, WORKED_EXAMPLE, apply_preset
@@ -18,6 +25,7 @@ __all__ = [
     "Scene",
     "Settings",
     "apply_preset",
+    "head_subspace_overlap",
     "model_rows",
     "off_diagonal",
     "output_by_head",

@@ -9,8 +9,9 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
-from budget import ByteLRU, array_bytes, memoize
+from budget import GATE, ByteLRU, array_bytes, memoize
 from mha_core import positional_similarity, sinusoidal_positional_encoding, split_weight_columns, wavelengths
+from mha_core.note004 import subspace_overlap
 from mha_core.why import head_contributions
 
 from .pipeline import Scene, _ro
@@ -54,6 +55,14 @@ def output_by_head(scene: Scene) -> OutputByHead:
     contributions = head_contributions(scene.head_outputs, scene.w_o_heads)
     gap = float(np.abs(contributions.sum(axis=0) - scene.concat @ scene.w_o).max())
     return OutputByHead(contributions, gap)
+
+
+def head_subspace_overlap(w_heads: np.ndarray) -> np.ndarray:
+    """mha_core.note004.subspace_overlap (h, h) of the per-head blocks (h, d_model, d_k). At the largest setting
+    that is h SVDs of 1024 x 64 and h^2 more: it takes a slot of the heavy-build gate, like a large figure (it was
+    the largest CPU cost of /subspaces under bench/soak.py, run by every heavy user at once)."""
+    with GATE.slot(GATE.is_heavy(int(np.size(w_heads)))):
+        return subspace_overlap(w_heads)
 
 
 @dataclass(frozen=True)

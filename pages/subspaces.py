@@ -3,9 +3,8 @@ self- vs cross-attention, and two scoring functions on the same input."""
 
 import streamlit as st
 
-from explorer import off_diagonal, output_by_head
+from explorer import head_subspace_overlap, off_diagonal, output_by_head
 from figures import matrix_heatmap, tiled_heads
-from mha_core.note004 import subspace_overlap
 from mha_core.why import additive_attention, layer_norm_stats, residual_layer_norm
 from ui.chart_element import show
 from ui.context import get_context
@@ -27,7 +26,7 @@ errata_links(ctx, "subspaces")
 
 # ---- heads see different subspaces; W^O adds them up
 st.header(tr("sub.heads.title"))
-overlap = off_diagonal(subspace_overlap(scene.w_q_heads))  # cos of the smallest principal angle between heads
+overlap = off_diagonal(head_subspace_overlap(scene.w_q_heads))  # cos of the smallest principal angle between heads
 st.markdown(tr("sub.heads.text", h=h, dk=settings.d_k, d=settings.d_model,
                overlap=f"{overlap.high:.2f}" if overlap else "—"))  # fmt: skip
 head_similarity_section(ctx, "sub")

@@ -366,3 +366,30 @@ def test_a_figure_built_in_a_worker_process_is_the_one_built_here():
         assert pool.run(os.getpid) != os.getpid()
     finally:
         pool.shutdown()
+
+
+def test_the_subspace_overlap_of_large_heads_takes_a_slot_of_the_gate(monkeypatch):
+    from contextlib import contextmanager
+
+    from explorer import derived, head_subspace_overlap
+
+    asked: list[bool] = []
+
+    class Recorder:
+        is_heavy = staticmethod(HeavyGate.is_heavy)
+
+        @contextmanager
+        def slot(self, heavy: bool = True):
+            asked.append(heavy)
+            yield
+
+    monkeypatch.setattr(derived, "GATE", Recorder())
+    rng = np.random.default_rng(1)
+    large, small = rng.standard_normal((16, 1024, 2)), rng.standard_normal((8, 64, 8))
+    got = head_subspace_overlap(large)
+    head_subspace_overlap(small)
+    assert asked == [True, False]
+    # oracle in numpy: the largest singular value of Q_i^T Q_j, Q an orthonormal basis of each head's columns
+    bases = [np.linalg.qr(w)[0] for w in large]
+    want = np.array([[np.linalg.svd(a.T @ b, compute_uv=False).max() for b in bases] for a in bases])
+    np.testing.assert_allclose(got, want, atol=1e-9)
