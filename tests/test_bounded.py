@@ -349,22 +349,28 @@ def test_closed_sessions_are_left_alone_without_a_streamlit_runtime():
 def test_a_figure_built_in_a_worker_process_is_the_one_built_here():
     import os
 
+    import plotly.io as pio
+
     from budget import pool
-    from figures.encode import figure_json
+    from figures.encode import default_template, figure_json, figure_json_with
 
     rng = np.random.default_rng(0)
     values = rng.standard_normal((64, 300))
     rows, cols = [f"r{i}" for i in range(64)], [f"c{j}" for j in range(300)]
+    saved = pio.templates.default
     try:
-        remote = pool.run(figure_json, matrix_heatmap, values, rows, cols, title="W", kind="weights")
+        pio.templates.default = "simple_white"  # as Streamlit sets its own: the worker must draw with it too
+        remote = pool.run(figure_json_with, default_template(), matrix_heatmap, values, rows, cols, title="W",
+                          kind="weights")  # fmt: skip
         here = figure_json(matrix_heatmap, values, rows, cols, title="W", kind="weights")
-        assert remote == here
+        assert json.loads(remote) == json.loads(here)  # the same figure, template included (keys may be reordered)
         assert json.loads(remote)["data"][0]["type"] == "heatmap"
         # a closure cannot be sent to a worker: it runs in this process instead of failing
         assert pool.run(lambda: os.getpid()) == os.getpid()
         # the worker really is another process
         assert pool.run(os.getpid) != os.getpid()
     finally:
+        pio.templates.default = saved
         pool.shutdown()
 
 

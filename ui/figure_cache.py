@@ -22,7 +22,7 @@ import plotly.graph_objects as go
 import plotly.io as pio
 
 from budget import GATE, ByteLRU, pool
-from figures.encode import figure_json
+from figures.encode import default_template, figure_json_with
 
 FIGURE_CACHE = ByteLRU("figures", 192 << 20, max_item_fraction=1 / 16)  # a figure over 12 MB is never kept
 
@@ -34,7 +34,7 @@ class FrozenFigure:
     __slots__ = ("json", "version")
 
     def __init__(self, built: go.Figure | str) -> None:
-        # a figure, or its JSON made by figures.encode.figure_json (in a worker process: budget/pool.py)
+        # a figure, or its JSON made by figures.encode.figure_json_with (in a worker process: budget/pool.py)
         self.json = built if isinstance(built, str) else pio.to_json(built.to_dict(), validate=False)
         self.version = hashlib.blake2b(self.json.encode(), digest_size=8).hexdigest()
 
@@ -120,7 +120,8 @@ def cached_figure(builder: Callable[..., go.Figure], *args: object, **kwargs: ob
         if hit is not None:
             return hit
         if heavy and builder.__module__.startswith("figures."):  # pure plotly: built in a worker process
-            frozen = FrozenFigure(pool.run(figure_json, builder, *args, workers=GATE.slots, **kwargs))
+            frozen = FrozenFigure(pool.run(figure_json_with, default_template(), builder, *args, workers=GATE.slots,
+                                            **kwargs))
         else:
             frozen = FrozenFigure(builder(*args, **kwargs))
     FIGURE_CACHE.put(key, frozen, frozen.nbytes)
