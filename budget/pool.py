@@ -14,6 +14,7 @@ system after every call. MHA_OFFLOAD=0 turns it off.
 
 from __future__ import annotations
 
+import atexit
 import concurrent.futures as cf
 import multiprocessing as mp
 import os
@@ -76,13 +77,14 @@ def _pool(workers: int) -> cf.ProcessPoolExecutor:
     with _LOCK:
         if not _POOL:
             _POOL.append(cf.ProcessPoolExecutor(max_workers=workers, mp_context=_Context()))
+            atexit.register(shutdown, wait=True)  # before the interpreter tears modules down under the pool
         return _POOL[0]
 
 
-def _drop_pool() -> None:
+def _drop_pool(wait: bool = False) -> None:
     with _LOCK:
         if _POOL:
-            _POOL.pop().shutdown(wait=False, cancel_futures=True)
+            _POOL.pop().shutdown(wait=wait, cancel_futures=True)
 
 
 def run(fn: Callable[..., Any], *args: Any, workers: int = 1, **kwargs: Any) -> Any:
@@ -104,6 +106,6 @@ def run(fn: Callable[..., Any], *args: Any, workers: int = 1, **kwargs: Any) -> 
     return fn(*args, **kwargs)
 
 
-def shutdown() -> None:
-    """Stop the workers (tests; the server's workers end with it)."""
-    _drop_pool()
+def shutdown(wait: bool = False) -> None:
+    """Stop the workers (tests, and at exit)."""
+    _drop_pool(wait)
