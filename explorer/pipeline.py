@@ -34,7 +34,7 @@ from .sources import batch_inputs
 EMBEDDING_SEED = 0  # token embeddings stay fixed when the weight seed changes
 # Scenes are kept by the bytes of their arrays (38 MB at d_model 1024, h 16, 64 tokens), not by a count.
 # Building one takes < 0.05 s even then (torch, outside the GIL), so scenes do not take a heavy-build slot.
-SCENE_CACHE = ByteLRU("scenes", 256 << 20)
+SCENE_CACHE = ByteLRU("scenes", 160 << 20)  # five scenes of the largest setting (~30 MB each)
 
 
 @dataclass(frozen=True)

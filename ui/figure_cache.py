@@ -24,7 +24,7 @@ import plotly.io as pio
 from budget import GATE, ByteLRU, pool
 from figures.encode import default_template, figure_json_with
 
-FIGURE_CACHE = ByteLRU("figures", 192 << 20, max_item_fraction=1 / 16)  # a figure over 12 MB is never kept
+FIGURE_CACHE = ByteLRU("figures", 128 << 20, max_item_fraction=1 / 16)  # a figure over 8 MB is never kept
 
 
 class FrozenFigure:
