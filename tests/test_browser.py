@@ -216,6 +216,10 @@ def test_a_preset_link_keeps_its_sizes_after_a_click_and_a_page_switch(browser, 
     page = new_page(browser)
     page.goto(f"{server}/steps?preset=paper")
     wait_idle(page)
+    # the preset fills the sizes in the run after the first; under load wait_idle can fall between the two runs
+    filled = """() => [...document.querySelectorAll("input[type=number]")]
+        .some(e => e.getAttribute("aria-label") === "d_model" && e.value === "512")"""
+    page.wait_for_function(filled, timeout=20_000)
     assert _sidebar_number(page, "d_model") == "512"
     _enter_number(page, "Weight seed", "seed", 3)
     assert _sidebar_number(page, "d_model") == "512"
