@@ -10,7 +10,6 @@
 from __future__ import annotations
 
 import math
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -21,6 +20,7 @@ from torch import Tensor
 from .analysis import contribution_similarity, head_similarity, operation_counts, score_rank
 from .attention import MultiHeadAttention
 from .config import AttentionConfig, validate_sizes
+from .why import median_seconds
 
 # ---------------------------------------------------------------------------------------------- rotation
 
@@ -282,13 +282,7 @@ def time_by_heads(length: int, d_model: int, heads: Sequence[int], reps: int = 5
     with torch.no_grad():
         for h in heads:
             mha = MultiHeadAttention(AttentionConfig(d_model=d_model, n_heads=h, seed=seed))
-            mha(x)
-            times = []
-            for _ in range(reps):
-                t0 = time.perf_counter()
-                mha(x)
-                times.append(time.perf_counter() - t0)
-            out.append(float(np.median(times)))
+            out.append(median_seconds(lambda mha=mha: mha(x), reps))
     return np.array(out)
 
 

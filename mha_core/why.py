@@ -79,6 +79,17 @@ def score_bytes(len_q: int, len_k: int, n_heads: int, bytes_per_value: int = 4) 
     return n_heads * len_q * len_k * bytes_per_value
 
 
+
+def median_seconds(call: Callable[[], object], reps: int) -> float:
+    """Median wall time of `call()` over `reps` calls, after one warm-up call."""
+    call()
+    times = []
+    for _ in range(reps):
+        t0 = time.perf_counter()
+        call()
+        times.append(time.perf_counter() - t0)
+    return float(np.median(times))
+
 def time_forward(
     lengths: Sequence[int], d_model: int, n_heads: int, reps: int = 3, seed: int = 0,
     progress: Callable[[int, int], None] | None = None,
@@ -90,13 +101,7 @@ def time_forward(
     with torch.no_grad():
         for i, length in enumerate(lengths):
             x = torch.randn(int(length), d_model, generator=gen)
-            mha(x)  # warm-up
-            times = []
-            for _ in range(reps):
-                t0 = time.perf_counter()
-                mha(x)
-                times.append(time.perf_counter() - t0)
-            out.append(float(np.median(times)))
+            out.append(median_seconds(lambda x=x: mha(x), reps))
             if progress is not None:
                 progress(i + 1, len(lengths))
     return np.array(out)
