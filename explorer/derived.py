@@ -4,6 +4,7 @@ W^O split into per-head contributions, and summary statistics of rho_ij."""
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -11,10 +12,11 @@ import torch
 
 from budget import GATE, ByteLRU, array_bytes, memoize
 from mha_core import positional_similarity, sinusoidal_positional_encoding, split_weight_columns, wavelengths
-from mha_core.note004 import subspace_overlap
+from mha_core.note004 import RotationDemo, rho_extremes, rotation_demo, subspace_overlap
 from mha_core.why import head_contributions
 
-from .pipeline import Scene, _ro
+from .pipeline import Scene, _ro, run_scene
+from .settings import Settings
 
 
 @dataclass(frozen=True)
@@ -86,3 +88,38 @@ def off_diagonal(similarity: np.ndarray) -> OffDiagonal | None:
 def valid_head_counts(d_model: int, limit: int = 64) -> list[int]:
     """Every h <= limit that divides d_model (d_k = d_model / h whole)."""
     return [h for h in range(1, min(d_model, limit) + 1) if d_model % h == 0]
+
+
+@dataclass(frozen=True)
+class HeadTurn:
+    """Note 004's rotation of head `head`'s value space, seen from head `pair`: the demo (the layer run with and
+    without R) and the range of rho_ij over every orthogonal R (mha_core.note004.rho_extremes)."""
+
+    demo: RotationDemo
+    low: float
+    high: float
+
+
+ROTATION_CACHE = ByteLRU("rotations", 8 << 20)  # at the largest setting (h 16, d_k 64) one entry is ~70 kB
+
+
+def _turn_bytes(turn: HeadTurn) -> int:
+    d = turn.demo
+    return array_bytes((d.r, d.rho_before, d.rho_after, d.contrib_before, d.contrib_after))
+
+
+@memoize(ROTATION_CACHE, _turn_bytes)
+def head_turn(s: Settings, head: int, pair: int, mode: str, angle_degrees: int) -> HeadTurn:
+    """The rotation demo of the Scene of `s` (cached: every student following a teacher reruns it with the same
+    numbers, and it runs the layer twice in float64). mode "angle" turns by `angle_degrees`; "max" / "min" use the
+    R that makes rho_{pair, head} largest / smallest."""
+    sc = run_scene(s)
+    low, high, r_high, r_low = rho_extremes(sc.head_outputs, pair, head)
+    d = s.d_model
+    b_in = sc.in_proj_bias  # [b^Q | b^K | b^V]
+    biases = None if b_in is None else (b_in[:d], b_in[d:2 * d], b_in[2 * d:], sc.out_proj_bias)
+    demo = rotation_demo(sc.x_in, sc.w_q_heads, sc.w_k_heads, sc.w_v_heads, sc.w_o, head=head,
+                         angle=math.radians(angle_degrees), scale=s.scale, key=sc.x_kv_in if s.cross else None,
+                         attn_mask=sc.mask[0] if sc.mask.any() else None,
+                         r={"angle": None, "max": r_high, "min": r_low}[mode], biases=biases)  # fmt: skip
+    return HeadTurn(demo, low, high)

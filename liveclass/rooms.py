@@ -11,6 +11,7 @@ import hashlib
 import hmac
 import json
 import secrets
+import threading
 import time
 import unicodedata
 from collections.abc import Callable
@@ -152,6 +153,8 @@ class Rooms:
 
     def __init__(self, backend: Backend, limits: Limits | None = None, clock: Callable[[], float] = time.time) -> None:
         self.backend, self.limits, self.clock = backend, limits or Limits(), clock
+        self._recent: dict[str, tuple[float, int]] = {}  # code -> (monotonic time read, version): version(max_age)
+        self._recent_lock = threading.Lock()
 
     # ---- anyone
     def ping(self) -> None:
@@ -175,9 +178,18 @@ class Rooms:
         return Room(rec.code, rec.version, json.loads(rec.state or "{}"), question, rec.qid, bool(rec.revealed),
                     rec.answer if rec.revealed else None, rec.expires)  # fmt: skip
 
-    def version(self, code: object) -> int:
-        """The room's version: the cheap call a follower polls. Raises when the room is gone."""
+    def version(self, code: object, max_age: float = 0.0) -> int:
+        """The room's version: the cheap call a follower polls. Raises when the room is gone.
+        With `max_age`, a version this process read less than max_age seconds ago is answered without the store:
+        the students of one server process poll the same room every second, and one read serves them all (a change
+        made through this process is seen at once; one made through another process at most max_age later)."""
         code = normalise_code(code)
+        now = time.monotonic()
+        if max_age > 0:
+            with self._recent_lock:
+                seen = self._recent.get(code)
+            if seen is not None and now - seen[0] < max_age:
+                return seen[1]
         row = self.backend.load_version(code)
         if row is None:
             raise LiveError("unknown_room", room=code)
@@ -186,6 +198,19 @@ class Rooms:
             raise LiveError("ended", room=code)
         if expires <= self.clock():
             raise LiveError("expired", room=code)
+        with self._recent_lock:
+            if len(self._recent) >= 2 * self.limits.max_rooms:  # bounded: stale entries go first, then all
+                self._recent = {c: v for c, v in self._recent.items() if now - v[0] < 60.0}
+                if len(self._recent) >= 2 * self.limits.max_rooms:
+                    self._recent.clear()
+            self._recent[code] = (now, version)
+        return version
+
+    def _update(self, code: str, fields: dict[str, Any]) -> int:
+        """A change of the room (its version moves): this process's remembered version is dropped."""
+        version = self.backend.update_room(code, fields)
+        with self._recent_lock:
+            self._recent.pop(code, None)
         return version
 
     # ---- the teacher
@@ -218,7 +243,7 @@ class Rooms:
             raise LiveError("too_big")
         if text == rec.state:
             return rec.version
-        return self.backend.update_room(rec.code, {"state": text})
+        return self._update(rec.code, {"state": text})
 
     def ask(self, code: object, key: object, question: dict[str, Any], answer: int) -> str:
         """Send a question to every student; the answer index stays hidden until `reveal`. Returns its id."""
@@ -232,18 +257,18 @@ class Rooms:
         if len(text.encode("utf-8")) > self.limits.max_question:
             raise LiveError("too_big")
         qid = secrets.token_hex(6)
-        self.backend.update_room(rec.code, {"question": text, "qid": qid, "answer": answer, "revealed": 0})
+        self._update(rec.code, {"question": text, "qid": qid, "answer": answer, "revealed": 0})
         return qid
 
     def reveal(self, code: object, key: object) -> None:
         rec = self._teacher(code, key)
         if not rec.qid:
             raise LiveError("no_question")
-        self.backend.update_room(rec.code, {"revealed": 1})
+        self._update(rec.code, {"revealed": 1})
 
     def end(self, code: object, key: object) -> None:
         rec = self._teacher(code, key)
-        self.backend.update_room(rec.code, {"ended": 1})
+        self._update(rec.code, {"ended": 1})
 
     def presence(self, code: object, key: object) -> Presence:
         rec = self._teacher(code, key)

@@ -1,5 +1,7 @@
 """Rooms in one SQLite file (the default): no set-up, survives a restart, shared by every server process on
-the machine (WAL: readers never wait for the writer). One connection per thread; every call is short and
+the machine (WAL: readers never wait for the writer). Connections are reused from a small pool (Streamlit runs
+every script run in a new thread: a connection per thread opened one, with its PRAGMAs, on every run of every
+student's timer, a tenth of the server's time in a follow of 60 students); every call is short and
 gives up after `timeout` seconds instead of waiting on a lock. The timeout is 2 s, not Redis's 0.5 s: a lock is
 only ever held for one short transaction, but with 60 students joining at once through two processes a holder
 may wait for its process's GIL, and 0.5 s turned some joins into "store unavailable" (bench/live_class.py)."""
@@ -39,41 +41,56 @@ def default_path() -> Path:
 class SqliteBackend:
     def __init__(self, path: str | Path | None = None, timeout: float = 2.0) -> None:
         self.path, self.timeout = str(path or default_path()), timeout
-        self._local = threading.local()
+        self._idle: list[sqlite3.Connection] = []  # connections not in a transaction, at most MAX_IDLE
+        self._lock = threading.Lock()
         try:
-            self._db().executescript(SCHEMA)
+            db = self._take()
+            db.executescript(SCHEMA)
+            self._give(db)
         except sqlite3.Error:
-            self._local.db = None
             raise StoreUnavailable() from None
 
-    def _db(self) -> sqlite3.Connection:
-        db = getattr(self._local, "db", None)
-        if db is None:
-            db = sqlite3.connect(self.path, timeout=self.timeout, isolation_level=None, check_same_thread=False)
-            db.execute("PRAGMA journal_mode=WAL")
-            db.execute("PRAGMA synchronous=NORMAL")
-            self._local.db = db
+    MAX_IDLE = 8  # more threads than this at once open a connection of their own and close it after
+
+    def _take(self) -> sqlite3.Connection:
+        with self._lock:
+            if self._idle:
+                return self._idle.pop()
+        db = sqlite3.connect(self.path, timeout=self.timeout, isolation_level=None, check_same_thread=False)
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute("PRAGMA synchronous=NORMAL")
         return db
+
+    def _give(self, db: sqlite3.Connection) -> None:
+        with self._lock:
+            if len(self._idle) < self.MAX_IDLE:
+                self._idle.append(db)
+                return
+        db.close()
 
     class _Tx:
         def __init__(self, backend: SqliteBackend, write: bool) -> None:
             self.backend, self.write = backend, write
 
         def __enter__(self) -> sqlite3.Connection:
+            self.db: sqlite3.Connection | None = None
             try:
-                self.db = self.backend._db()
+                self.db = self.backend._take()
                 self.db.execute("BEGIN IMMEDIATE" if self.write else "BEGIN")
             except sqlite3.Error:
-                self.backend._local.db = None
+                if self.db is not None:  # a broken connection is not given back
+                    self.db.close()
                 raise StoreUnavailable() from None
             return self.db
 
         def __exit__(self, kind, exc, tb) -> bool:
+            assert self.db is not None
             try:
                 self.db.execute("ROLLBACK" if kind else "COMMIT")
             except sqlite3.Error:
-                self.backend._local.db = None
+                self.db.close()
                 raise StoreUnavailable() from None
+            self.backend._give(self.db)
             if kind is not None and issubclass(kind, sqlite3.Error):
                 raise StoreUnavailable() from exc
             return False

@@ -80,3 +80,21 @@ def test_layer_norm_stats_are_the_row_mean_and_std_of_torch_layer_norm():
     assert stats.max_abs_mean == pytest.approx(np.abs(want.mean(axis=1)).max(), abs=1e-12)
     assert stats.mean_std == pytest.approx(want.std(axis=1).mean(), rel=1e-9)
     assert stats.max_abs_mean < 1e-9 and stats.mean_std == pytest.approx(1.0, abs=1e-3)
+
+
+@pytest.mark.parametrize("mode", ["max", "min"])
+def test_head_turn_reaches_the_extreme_rho_and_leaves_the_output_alone(mode):
+    """The rotation demo of the Heads page (cached per setting): head j's value space turned by the Procrustes R
+    moves rho_ij to its highest (lowest) value, computed here with numpy; the layer's output does not change."""
+    from explorer.derived import head_turn
+
+    s = Settings(n_heads=4, d_model=16, seed=3)
+    head, pair = 2, 0
+    turn = head_turn(s, head, pair, mode, 60)
+    a, b = np.asarray(run_scene(s).head_outputs[pair], float), np.asarray(run_scene(s).head_outputs[head], float)
+    top = np.linalg.svd(b.T @ a, compute_uv=False).sum() / (np.linalg.norm(a) * np.linalg.norm(b))
+    want = top if mode == "max" else -top
+    assert turn.high == pytest.approx(top) and turn.low == pytest.approx(-top)
+    assert turn.demo.rho_after[pair, head] == pytest.approx(want, abs=1e-6)  # the demo reruns the layer in float64
+    assert turn.demo.max_output_change < 1e-9 * max(turn.demo.output_scale, 1.0)
+    assert head_turn(s, head, pair, mode, 60) is turn  # the second student's run: from the cache

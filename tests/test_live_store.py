@@ -112,6 +112,29 @@ def test_a_second_process_sees_the_room(make_rooms):
     assert b.check_teacher(t.code, t.key) == t.code  # a reload takes the room back with the key
 
 
+def test_a_recent_version_serves_the_polls_of_one_process(make_rooms, monkeypatch):
+    """version(max_age): one store read serves every student of a process for max_age seconds; a change made
+    through this process is seen at once, one made through another process once max_age has passed."""
+    a, b = make_rooms(), make_rooms()
+    t = a.create()
+    reads = []
+    real = a.backend.load_version
+    monkeypatch.setattr(a.backend, "load_version", lambda code: reads.append(code) or real(code))
+    v0 = a.version(t.code, max_age=0.3)
+    assert [a.version(t.code, max_age=0.3) for _ in range(20)] == [v0] * 20 and len(reads) == 1
+    v1 = a.lead(t.code, t.key, {"page": "steps"})  # through this process: not served from memory
+    assert a.version(t.code, max_age=0.3) == v1 and len(reads) == 2
+    v2 = b.lead(t.code, t.key, {"page": "heads"})  # through another process: at most max_age later
+    assert a.version(t.code, max_age=0.3) == v1
+    time.sleep(0.35)
+    assert a.version(t.code, max_age=0.3) == v2
+    assert a.version(t.code) == v2 and len(reads) == 4  # without max_age, always the store
+    b.end(t.code, t.key)
+    time.sleep(0.35)
+    with pytest.raises(LiveError, match="ended"):
+        a.version(t.code, max_age=0.3)
+
+
 @pytest.mark.parametrize("key", ["", "wrong", None, 123, "x" * 10_000])
 def test_only_the_teacher_key_changes_the_room(make_rooms, key):
     rooms = make_rooms()

@@ -3,13 +3,11 @@
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 import streamlit as st
 
+from explorer.derived import head_turn
 from figures import RHO_LATEX, head_similarity_figure
-from mha_core.note004 import rho_extremes, rotation_demo
 from ui.chart_element import show
 from ui.context import Context
 from ui.figure_cache import cached_figure
@@ -51,15 +49,8 @@ def head_similarity_section(ctx: Context, prefix: str) -> None:
         mode = c3.radio(tr("hs.mode"), ("angle", "max", "min"), format_func=lambda m: tr(f"hs.mode.{m}"),
                         key=f"{prefix}_rot_mode")  # fmt: skip
         angle = st.slider(tr("hs.angle"), 0, 180, 60, step=5, key=f"{prefix}_rot_angle", disabled=mode != "angle")
-        lo, hi, r_hi, r_lo = rho_extremes(sc.head_outputs, i, j)
-        kv = sc.x_kv_in if s.cross else None
-        mask = sc.mask[0] if sc.mask.any() else None
-        d = s.d_model
-        b_in = sc.in_proj_bias  # [b^Q | b^K | b^V]
-        biases = None if b_in is None else (b_in[:d], b_in[d:2 * d], b_in[2 * d:], sc.out_proj_bias)
-        demo = rotation_demo(sc.x_in, sc.w_q_heads, sc.w_k_heads, sc.w_v_heads, sc.w_o, head=j,
-                             angle=math.radians(angle), scale=s.scale, key=kv, attn_mask=mask,
-                             r={"angle": None, "max": r_hi, "min": r_lo}[mode], biases=biases)  # fmt: skip
+        turn = head_turn(s, j, i, mode, angle)  # the Scene of ctx.settings: these pages show no batch item
+        demo, lo, hi = turn.demo, turn.low, turn.high
         st.markdown(tr("hs.result", i=i + 1, j=j + 1, gap=f"{demo.max_output_change:.1e}",
                        scale=f"{demo.output_scale:.2f}", before=f"{demo.rho_before[i, j]:.3f}",
                        after=f"{demo.rho_after[i, j]:.3f}", cb=f"{demo.contrib_before[i, j]:.3f}",

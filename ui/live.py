@@ -37,6 +37,7 @@ from ui.export import apply_to_widgets
 
 POLL_STUDENT = 1.0  # seconds between a student's checks of the room's version
 POLL_TEACHER = 2.0  # seconds between refreshes of the teacher's counts and answers
+VERSION_AGE = 0.25  # seconds a version read by this process serves its other students (Rooms.version)
 BEAT = 5.0  # seconds between a student's heartbeats (presence counts a student for 15 s)
 
 ROLE, CODE, KEY, SID = "_live_role", "_live_code", "_live_key", "_live_sid"
@@ -311,7 +312,7 @@ def _student_bar(tr: Callable[..., str], page: str) -> None:
     code, sid = ss[CODE], ss[SID]
     try:
         store = rooms()
-        version = store.version(code)
+        version = store.version(code, max_age=VERSION_AGE)
         if time.monotonic() - float(ss.get(BEAT_AT, 0.0)) > BEAT:
             store.heartbeat(code, sid, bool(ss.get(FOLLOW)))
             ss[BEAT_AT] = time.monotonic()
