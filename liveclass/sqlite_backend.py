@@ -30,6 +30,7 @@ CREATE TABLE IF NOT EXISTS answers (
     code TEXT NOT NULL, qid TEXT NOT NULL, sid TEXT NOT NULL, choice INTEGER NOT NULL, nickname TEXT NOT NULL,
     at REAL NOT NULL, PRIMARY KEY (code, qid, sid));
 """
+LINE_SECONDS = 5.0  # the longest a write waits for this process's other writers (they hold the line for milliseconds)
 UPDATABLE = {"state", "question", "qid", "answer", "revealed", "ended"}
 
 
@@ -43,6 +44,10 @@ class SqliteBackend:
         self.path, self.timeout = str(path or default_path()), timeout
         self._idle: list[sqlite3.Connection] = []  # connections not in a transaction, at most MAX_IDLE
         self._lock = threading.Lock()
+        # One writer of this process at a time waits here, in line, instead of in SQLite's busy handler, which
+        # sleeps and polls: with 60 students joining at once the lock's holder waited for the GIL between polls of
+        # the others, and some joins ran out of time. Writers of other processes still meet in SQLite.
+        self._writer = threading.Lock()
         try:
             db = self._take()
             db.executescript(SCHEMA)
@@ -74,12 +79,16 @@ class SqliteBackend:
 
         def __enter__(self) -> sqlite3.Connection:
             self.db: sqlite3.Connection | None = None
+            if self.write and not self.backend._writer.acquire(timeout=LINE_SECONDS):
+                raise StoreUnavailable()
             try:
                 self.db = self.backend._take()
                 self.db.execute("BEGIN IMMEDIATE" if self.write else "BEGIN")
             except sqlite3.Error:
                 if self.db is not None:  # a broken connection is not given back
                     self.db.close()
+                if self.write:
+                    self.backend._writer.release()
                 raise StoreUnavailable() from None
             return self.db
 
@@ -90,6 +99,9 @@ class SqliteBackend:
             except sqlite3.Error:
                 self.db.close()
                 raise StoreUnavailable() from None
+            finally:
+                if self.write:
+                    self.backend._writer.release()
             self.backend._give(self.db)
             if kind is not None and issubclass(kind, sqlite3.Error):
                 raise StoreUnavailable() from exc
