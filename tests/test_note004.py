@@ -252,6 +252,9 @@ def test_note004_measure_times_every_h(make_app):
 @pytest.mark.parametrize("mode", ["angle", "min"])
 def test_heads_page_rotation_leaves_output_and_moves_rho(make_app, mode):
     at = run_page(make_app, "heads")
+    assert not [r for r in at.radio if r.key == "heads_rot_mode"]  # the expander is closed: nothing runs in it
+    at.session_state["heads_rho_open"] = True  # what opening it sends
+    at.run()
     at.radio(key="heads_rot_mode").set_value(mode).run()
     assert not at.exception
     text = next(m.value for m in at.markdown if m.value.startswith("Head 2 turned"))

@@ -38,7 +38,11 @@ def head_similarity_section(ctx: Context, prefix: str) -> None:
         return
     off = sc.contrib_sim[~np.eye(h, dtype=bool)]
     st.caption(tr("hs.range", lo=f"{off.min():.2f}", hi=f"{off.max():.2f}", mean=f"{np.abs(off).mean():.2f}"))
-    with st.expander(tr("hs.rho_title"), expanded=False):
+    # lazy: the rotation (the layer run twice, three widgets, two charts) runs only while the expander is open
+    rho = st.expander(tr("hs.rho_title"), expanded=False, key=f"{prefix}_rho_open", on_change="rerun")
+    if not rho.open:
+        return
+    with rho:
         st.latex(RHO)
         st.markdown(tr("hs.rho_text"))
         names = [tr("common.head_n", n=i + 1) for i in range(h)]
