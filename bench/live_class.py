@@ -18,11 +18,13 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
+import random
 import shutil
 import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from contextlib import ExitStack
 from pathlib import Path
 
@@ -64,6 +66,7 @@ class Client:
         self._run_heads: int | None = None
         self.code: str | None = None
         self.log: list[tuple] = []  # fragment timers given and taken back (LIVE_DEBUG)
+        self.upstream = ""  # the server nginx chose for this student
 
     async def reader(self) -> None:
         try:
@@ -148,6 +151,7 @@ async def connect(url: str, name: str):
     ws = await websockets.connect(f"{url}/_stcore/stream", subprotocols=["streamlit"], max_size=None,
                                   open_timeout=60)  # fmt: skip
     client = Client(ws, name)
+    client.upstream = ws.response.headers.get("X-Explorer-Upstream", "") if ws.response else ""  # behind nginx
     return client, asyncio.create_task(client.reader())
 
 
@@ -181,14 +185,18 @@ async def live_class(urls: list[str], n: int, changes: int, rooms, pids: list[in
     while any(s.heads_drawn != 8 for s, _ in students) and time.monotonic() < deadline:
         await asyncio.sleep(0.2)
     lost = sum(s.heads_drawn != 8 for s, _ in students)
+    out["split"] = sorted(Counter(s.upstream for s, _ in students).values(), reverse=True)
     if os.environ.get("LIVE_DEBUG"):
         for s, _ in students:
             print(s.name, s.heads_drawn, s.runs, s.timers, s.page_hash[:8], sorted(s.ids)[:30], s.query)
     if lost:
         out["errors"].append(f"{lost} students never reached the teacher's page")
     h_values = [4, 2, 8, 4, 2][:changes]
+    moments = random.Random(0)
     for h in h_values:
-        await asyncio.sleep(2.0)
+        # the teacher's click falls anywhere in the students' timer period, as in class (a fixed 2 s put it just
+        # after every student's tick, the worst case, every time)
+        await asyncio.sleep(2.0 + moments.random())
         for s, _ in students:
             s.heads_seen_at.pop(h, None)
         t0 = time.perf_counter()
@@ -320,6 +328,8 @@ def main(argv: list[str] | None = None) -> dict:
         print(f"{label} process{'es' if label == 'two' else ''} ({args.store} store), {args.students} students:")
         print(f"  follow p50 {pct(r['follow'], 50):.2f} s, p95 {pct(r['follow'], 95):.2f} s, max "
               f"{max(r['follow'], default=float('nan')):.2f} s over {len(r['follow'])} follows")  # fmt: skip
+        if len(r.get("split", [])) > 1:
+            print(f"  students per server (nginx's hash of a random cookie): {r['split']}")
         print(f"  answers sent {r['sent']} (+{r['double']} clicked twice) counted {r['counted']}")
         per = 100 * r["idle_cpu"] / args.students
         print(f"  idle: server CPU {100 * r['idle_cpu']:.1f} % of a core in all, {per:.2f} % per student; "
