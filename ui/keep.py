@@ -4,7 +4,8 @@ Streamlit drops the state of a widget that a run does not draw (another page), s
 the default when the page comes back; and a radio or selectbox whose options stay the same but whose
 translated labels change can keep showing the old language's label. A kept widget therefore gets a key of
 its language (a fresh widget per language, showing the new labels) and its value lives in a plain
-session-state copy that no page switch deletes (the same idea as ui/sticky.py, for page-local choices).
+session-state copy that no page switch deletes (the same idea as ui/sticky.py, for page-local choices). The
+copies share one session-state key (STORE), as ui/sticky.py's do: every key costs every keyed widget a little.
 """
 
 from __future__ import annotations
@@ -13,9 +14,11 @@ from collections.abc import Callable
 
 import streamlit as st
 
+STORE = "_kept"  # name -> remembered choice
 
-def _copy(name: str) -> str:
-    return f"_kept_{name}"
+
+def _copies() -> dict[str, object]:
+    return st.session_state.setdefault(STORE, {})
 
 
 def widget_key(name: str, lang: str | None = None) -> str:
@@ -28,29 +31,31 @@ def kept(name: str, default: object, lang: str | None = None,
     Draw it with that key, without a value/index/default argument, and `on_change=remember, args=(name, key)`.
     `valid` rejects a remembered value the current setting cannot show (a query beyond the sentence)."""
     key = widget_key(name, lang)
-    value = st.session_state.get(key, st.session_state.get(_copy(name), default))
+    copies = _copies()
+    value = st.session_state.get(key, copies.get(name, default))
     if valid is not None and not valid(value):
         value = default
     st.session_state[key] = value
-    st.session_state[_copy(name)] = value
+    copies[name] = value
     return key
 
 
 def remember(name: str, key: str) -> None:
     """on_change of a kept widget."""
     if key in st.session_state:
-        st.session_state[_copy(name)] = st.session_state[key]
+        _copies()[name] = st.session_state[key]
 
 
 def value(name: str, default: object = None) -> object:
     """The remembered choice, also on a run that does not draw its widget."""
-    return st.session_state.get(_copy(name), default)
+    return _copies().get(name, default)
 
 
 def forget_all() -> None:
     """Every kept choice back to its default (reset): the copies and the widgets' own states."""
-    names = [str(k)[len("_kept_"):] for k in list(st.session_state) if str(k).startswith("_kept_")]
+    names = list(_copies())
+    st.session_state[STORE] = {}
     for key in list(st.session_state):
         key = str(key)
-        if key.startswith("_kept_") or any(key == n or key.startswith(f"{n}__") for n in names):
+        if any(key == n or key.startswith(f"{n}__") for n in names):
             del st.session_state[key]
