@@ -215,6 +215,8 @@ def test_a_live_class_over_both_replicas_through_nginx_survives_redis_going_away
             wait_idle(other)
 
             # Redis goes away: everyone keeps working as in the normal app, and is told
+            redis_cli = ("exec", stack.container("redis"), "redis-cli")
+            assert td.docker(*redis_cli, "SET", "mha-compose-probe", PROJECT).stdout.strip() == "OK"
             stack.run("stop", "-t", "2", "redis")
             student.get_by_text(STORE_DOWN).first.wait_for(timeout=FOLLOW_TIMEOUT)
             _set_h(teacher, 2)
@@ -230,6 +232,8 @@ def test_a_live_class_over_both_replicas_through_nginx_survives_redis_going_away
             # Redis is back (its append-only file kept the room): the class picks up again by itself
             stack.run("start", "redis")
             _healthy(stack, "redis")
+            # the append-only file on the volume kept what was written (the app may already have written again)
+            assert td.docker(*redis_cli, "GET", "mha-compose-probe").stdout.strip() == PROJECT
             t0 = time.monotonic()
             student.wait_for_function(f"() => ({HEAD_TILES})() === 2", timeout=FOLLOW_TIMEOUT * 2)
             print(f"after Redis came back the student followed in {time.monotonic() - t0:.1f} s")
