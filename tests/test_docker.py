@@ -213,8 +213,9 @@ class Built:
     size: int  # bytes, as `docker image inspect` reports
 
 
-@pytest.fixture(scope="module")
-def image(engine) -> Iterator[Built]:
+def build_image(tag: str) -> Built:
+    """The app's image from this Dockerfile, on the debootstrap base with the cached torch wheel (BuildKit keeps
+    its layers between runs, so a second build takes seconds). tests/test_compose.py builds it the same way."""
     _base_image()
     wheel = _torch_wheel()
     handed = ROOT / "wheels" / wheel.name
@@ -225,7 +226,7 @@ def image(engine) -> Iterator[Built]:
         except OSError:
             shutil.copyfile(wheel, handed)
     args = ["build", "--network", "host", "--build-arg", f"BASE_IMAGE={BASE_TAG}", "--build-arg", "TORCH_FROM=wheels",
-            "-t", IMAGE, str(ROOT)]  # fmt: skip
+            "-t", tag, str(ROOT)]  # fmt: skip
     if CA_BUNDLE.is_file():  # pip inside the build needs this machine's CA bundle to reach the index
         args[1:1] = ["--secret", f"id=pip_cert,src={CA_BUNDLE}"]
     t0 = time.monotonic()
@@ -235,7 +236,12 @@ def image(engine) -> Iterator[Built]:
         if made:
             handed.unlink(missing_ok=True)
     assert res.returncode == 0, (res.stdout + res.stderr)[-4000:]
-    built = Built(time.monotonic() - t0, int(docker("image", "inspect", "-f", "{{.Size}}", IMAGE).stdout))
+    return Built(time.monotonic() - t0, int(docker("image", "inspect", "-f", "{{.Size}}", tag).stdout))
+
+
+@pytest.fixture(scope="module")
+def image(engine) -> Iterator[Built]:
+    built = build_image(IMAGE)
     print(f"\nimage built in {built.seconds:.0f} s, {built.size / 1e9:.2f} GB")
     try:
         yield built

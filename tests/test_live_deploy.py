@@ -1,5 +1,6 @@
-"""docker-compose.yml (no Docker engine here: its structure is checked): two app replicas built from this
-Dockerfile sharing Redis through MHA_REDIS_URL, and nginx filled from deploy/nginx.conf with one line per replica."""
+"""docker-compose.yml's structure, without an engine (tests/test_compose.py runs it for real): two app replicas
+built from this Dockerfile sharing Redis through MHA_REDIS_URL, and nginx filled from deploy/nginx.conf with one
+line per replica; Redis and nginx built from Debian's packages, not pulled."""
 
 from __future__ import annotations
 
@@ -38,3 +39,17 @@ def test_nginx_gets_deploy_nginx_conf_with_every_placeholder_filled():
     upstream = re.findall(r"^\s*server (\S+) ", conf, flags=re.M)
     assert sorted(upstream) == sorted(f"{name}:8501" for name, s in services.items() if s.get("build") == ".")
     assert shlex.split(script)[-3:] == ["nginx", "-g", "daemon off;"]
+
+
+def test_redis_and_nginx_are_built_from_debian_packages_not_pulled():
+    services = compose()["services"]
+    for name, package in (("redis", "redis-server"), ("nginx", "nginx")):
+        build = services[name]["build"]
+        dockerfile = ROOT / build["context"] / build["dockerfile"]
+        text = dockerfile.read_text(encoding="utf-8")
+        assert f"apt-get install -y --no-install-recommends {package}" in text
+        assert re.search(r"^FROM \$\{BASE_IMAGE\}$", text, flags=re.M)
+        assert build["args"]["BASE_IMAGE"].startswith("${MHA_BASE_IMAGE:-debian:")
+    # Redis reachable from the replicas without a password, so never published on the host
+    assert "ports" not in services["redis"] and "--protected-mode" in services["redis"]["command"]
+
