@@ -14,8 +14,6 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "这不是一个形状：请输入正整数，例如 6 × 8 或 6x8。没有提交任何内容。",
     },
     # ---- the student
-    "live.typed.sent": {"en": "Sent: {answer}. You can change it until the teacher reveals.",
-                        "zh": "已提交：{answer}。老师揭晓前可以修改。"},
     "live.typed.yours": {"en": "Your answer: {answer}", "zh": "你的答案：{answer}"},
     # ---- the class's answers
     "live.typed.other": {"en": "other answers", "zh": "其他答案"},

@@ -390,7 +390,7 @@ class Rooms:
         if q is not None:
             from . import typed
 
-            value = typed.read(q, choice, self.limits.max_answer)
+            value = typed.read(q.answer_type, choice, self.limits.max_answer)
             nick = clean_nickname(nickname, self.limits.max_nickname)
             self.backend.put_answer(rec.code, rec.qid, str(sid), -1, nick, self.clock(), rec.expires,
                                     typed.encode(value))  # fmt: skip

@@ -14,7 +14,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
-from explorer.quiz_model import Msg, Question, Trap, check_answer, feedback, parse_answer
+from explorer.quiz_model import Msg, Question, Trap, check_answer, feedback, parse_number, parse_shape
 
 from .rooms import LiveError
 
@@ -70,21 +70,22 @@ def as_quiz(question: dict[str, Any], solution: dict[str, Any]) -> Question:
     )  # fmt: skip
 
 
-def read(q: Question, raw: Any, max_chars: int) -> float | list[int]:
-    """A student's typed answer (the text, or the value) in the question's terms, validated on the server:
-    a finite number, or a short list of positive ints. LiveError names what is wrong."""
+def read(answer_type: str, raw: Any, max_chars: int) -> float | list[int]:
+    """A student's typed answer (the text, or the value) as the quiz reads it, validated: a finite number, or a
+    short list of positive ints. LiveError names what is wrong (the same check in the student's page and the store)."""
     if isinstance(raw, str) and len(raw) > max_chars:
         raise LiveError("answer_too_long", limit=max_chars)
-    if isinstance(raw, (list, tuple)) and len(raw) > MAX_DIMS:
-        raise LiveError("bad_shape")
-    value = parse_answer(q, raw)
-    if q.answer_type == "number":
+    if answer_type == "number":
+        value = parse_number(raw)
         if value is None:
             raise LiveError("bad_number")
         return float(value)
-    if value is None or not 1 <= len(value) <= MAX_DIMS or not all(1 <= d <= MAX_DIM for d in value):
+    if isinstance(raw, (list, tuple)) and len(raw) > MAX_DIMS:
         raise LiveError("bad_shape")
-    return [int(d) for d in value]
+    dims = parse_shape(raw)
+    if dims is None or not 1 <= len(dims) <= MAX_DIMS or not all(1 <= d <= MAX_DIM for d in dims):
+        raise LiveError("bad_shape")
+    return [int(d) for d in dims]
 
 
 def grade(q: Question, value: float | list[int]) -> bool:
