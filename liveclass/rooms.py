@@ -356,6 +356,24 @@ class Rooms:
         return counts
 
     # ---- students
+    def mine(self, code: object, sid: object) -> Answer | None:
+        """A student's own answer to the current question (after a reload too); graded only once revealed."""
+        rec = self._student(code, sid)
+        if not rec.qid:
+            return None
+        rows = [row for row in self.backend.get_answers(rec.code, rec.qid) if row[0] == sid]
+        if not rows:
+            return None
+        sid_, choice, nick, at, text = rows[0]
+        q = self._quiz(rec)
+        if q is None:
+            return Answer(sid_, choice, nick, at)
+        from . import typed
+
+        value = typed.decode(text)
+        right = typed.grade(q, value) if rec.revealed and value is not None else None
+        return Answer(sid_, choice, nick, at, value, right)
+
     def join(self, code: object, sid: object = None) -> tuple[str, str]:
         """(canonical code, student id). A known id (a reload) joins again without counting twice."""
         rec = self._record(code)

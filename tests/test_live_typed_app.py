@@ -10,7 +10,7 @@ import io
 import pytest
 
 import i18n
-from tests.test_live_app import own_store, teacher_and_students, texts  # noqa: F401  (own_store: autouse fixture)
+from tests.test_live_app import own_store, session, teacher_and_students, texts  # noqa: F401  (own_store: autouse)
 
 
 def progress_texts(at) -> list[str]:
@@ -72,6 +72,8 @@ def test_a_typed_number_is_answered_counted_once_and_revealed_with_each_students
     from ui.live import _text
 
     assert _text(en, q["explain"]) in shown  # the why
+    again = session({"join": code, "me": bo.session_state["_live_sid"]})  # Bo reloads: the verdict is the store's
+    assert f"Not this one. The answer is {right}." in texts(again) and f"Your answer: {h}" in texts(again)
 
 
 @pytest.mark.parametrize("kind, typed, message", [

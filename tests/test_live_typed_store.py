@@ -52,9 +52,11 @@ def test_a_typed_answer_is_hidden_until_the_reveal_graded_by_the_quiz_and_counte
         assert a.right == check_answer(q, a.value)
     assert [answers[s].right for s in (ann, bo, cy)] == [True, True, False]
     assert rooms.tally(t.code) is None and rooms.typed_tally(t.code) is None  # a student asks before the reveal
+    assert rooms.mine(t.code, cy).value == pytest.approx(0.9) and rooms.mine(t.code, cy).right is None  # not graded yet
     rooms.reveal(t.code, t.key)
     room = rooms.room(t.code)
     assert room.answer == 0.25 and room.solution == NUMBER_SOLUTION
+    assert [rooms.mine(t.code, s).right for s in (ann, bo, cy)] == [True, True, False]  # a reload finds its verdict
     with pytest.raises(LiveError) as err:
         rooms.submit(t.code, ann, qid, "0.25")
     assert err.value.code == "closed"

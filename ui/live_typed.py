@@ -11,7 +11,7 @@ import streamlit as st
 
 from explorer.quiz import answer_text
 from liveclass import LiveError, Room, Rooms
-from liveclass.typed import Bar, as_quiz, grade, is_typed, label, own_feedback, read
+from liveclass.typed import Bar, as_quiz, is_typed, label, own_feedback, read
 
 ERR = "_live_typed_err"  # (qid, text refused, error code, params): the message stays until the text changes
 HIST = "_live_typed_hist"  # (qid, bars) the class's answers, read once after the reveal (answers are closed then)
@@ -53,7 +53,7 @@ def student(tr: Callable[..., str], room: Room) -> None:
     with st.container(border=True):
         st.markdown(f"**{tr('live.q_title')}** · {live._prompt(tr, q['prompt'])}")
         if room.revealed and room.solution is not None:
-            _student_revealed(tr, room, sent.get(room.qid))
+            _student_revealed(tr, room)
             return
         kind = q["answer_type"]
         key = f"live_typed_{room.qid}"
@@ -72,29 +72,33 @@ def student(tr: Callable[..., str], room: Room) -> None:
             st.caption(tr("live.hidden_until_reveal"))
 
 
-def _student_revealed(tr: Callable[..., str], room: Room, mine: Any) -> None:
-    live = _live()
+def _student_revealed(tr: Callable[..., str], room: Room) -> None:
+    """The right answer, this student's answer and verdict as the store graded it (after a reload too), the quiz's
+    feedback for their slip, why, and the class's histogram. The store is read once per question (answers are
+    closed after the reveal), not on every tick of the student's timer."""
+    live, ss = _live(), st.session_state
+    if ss.get(HIST, (None,))[0] != room.qid:
+        try:
+            store = live.rooms()
+            ss[HIST] = (room.qid, store.typed_tally(ss[live.CODE]) or [], store.mine(ss[live.CODE], ss[live.SID]))
+        except LiveError:
+            return
+    _, bars, mine = ss[HIST]
     q = as_quiz(room.question or {}, room.solution or {})
     right = live.md(answer_text(q))
-    if mine is None:
+    if mine is None or mine.value is None:
         st.info(tr("live.answer_is", answer=right), icon=":material/lightbulb:")
     else:
-        st.markdown(tr("live.typed.yours", answer=live.md(label(mine))))
-        if grade(q, mine):  # the grade the store gives: the quiz's check_answer
+        st.markdown(tr("live.typed.yours", answer=live.md(label(mine.value))))
+        if mine.right:
             st.success(tr("live.you_right", answer=right), icon=":material/check_circle:")
         else:
             st.error(tr("live.you_wrong", answer=right), icon=":material/cancel:")
-            slip = own_feedback(q, mine)
+            slip = own_feedback(q, mine.value)
             if slip is not None:
                 st.markdown(f"**{live._text(tr, {'key': slip.key, 'params': slip.args})}**")
     st.markdown(live._prompt(tr, room.question["explain"]))
-    ss = st.session_state
-    if ss.get(HIST, (None,))[0] != room.qid:
-        try:
-            ss[HIST] = (room.qid, live.rooms().typed_tally(ss[live.CODE]) or [])
-        except LiveError:
-            return
-    _histogram(tr, ss[HIST][1], revealed=True)
+    _histogram(tr, bars, revealed=True)
 
 
 def _histogram(tr: Callable[..., str], bars: list[Bar], revealed: bool) -> None:
