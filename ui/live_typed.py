@@ -60,8 +60,8 @@ def student(tr: Callable[..., str], room: Room) -> None:
         text = st.text_input(tr(f"quiz.type.{kind}"), key=key, max_chars=live.rooms().limits.max_answer, width=360)
         _hints(tr, q)
         nick = st.text_input(tr("live.nickname"), key="live_nick", max_chars=24, help=tr("live.nickname_help"))
-        if st.button(tr("live.send"), key=f"live_send_{room.qid}", disabled=not text.strip(), icon=":material/send:",
-                     type="primary"):  # fmt: skip
+        # never disabled: a click right after typing (the box not yet committed) must send, not be lost
+        if st.button(tr("live.send"), key=f"live_send_{room.qid}", icon=":material/send:", type="primary"):
             _send(tr, room, text, nick)
         refused = ss.get(ERR)
         if refused and refused[0] == room.qid and refused[1] == text:
