@@ -14,7 +14,7 @@ from liveclass import LiveError, Room, Rooms
 from liveclass.typed import Bar, as_quiz, is_typed, label, own_feedback, read
 
 ERR = "_live_typed_err"  # (qid, text refused, error code, params): the message stays until the text changes
-HIST = "_live_typed_hist"  # (qid, bars) the class's answers, read once after the reveal (answers are closed then)
+HIST = "_live_typed_hist"  # (qid, bars, own answer): read once after the reveal (answers are closed then)
 
 __all__ = ["answer_cell", "is_typed", "projector", "student", "teacher_bars"]
 
@@ -77,13 +77,15 @@ def _student_revealed(tr: Callable[..., str], room: Room) -> None:
     feedback for their slip, why, and the class's histogram. The store is read once per question (answers are
     closed after the reveal), not on every tick of the student's timer."""
     live, ss = _live(), st.session_state
-    if ss.get(HIST, (None,))[0] != room.qid:
+    cached = ss.get(HIST)
+    if cached is None or cached[0] != room.qid:
         try:
             store = live.rooms()
-            ss[HIST] = (room.qid, store.typed_tally(ss[live.CODE]) or [], store.mine(ss[live.CODE], ss[live.SID]))
-        except LiveError:
-            return
-    _, bars, mine = ss[HIST]
+            cached = ss[HIST] = (room.qid, store.typed_tally(ss[live.CODE]) or [],
+                               store.mine(ss[live.CODE], ss[live.SID]))  # fmt: skip
+        except LiveError:  # the store is away: the answer and why still show; the next tick reads again
+            cached = (room.qid, [], None)
+    _, bars, mine = cached
     q = as_quiz(room.question or {}, room.solution or {})
     right = live.md(answer_text(q))
     if mine is None or mine.value is None:
