@@ -1,11 +1,11 @@
 """Questions for a live class, as plain JSON-able dicts: the adapter between the quiz bank and the room store.
 
-A question is `({"kind", "prompt", "options", "explain", "why"}, answer)` where every text is a message
-`{"key": i18n key, "params": {...}}` (an empty key: a literal in params["text"]) or, for token labels, a plain
-string: every student translates it in their own language. The answer index travels separately (the store keeps
+A multiple-choice question is `({"kind", "prompt", "options", "explain", "why"}, answer index)`; a typed one
+(a number or a shape) is `({"kind", "answer_type", "prompt", "explain", "tolerance"}, solution)` with the solution
+`{"answer", "tolerance", "traps": [{"value", "explain"}]}` (liveclass.typed grades with it). Every text is a
+message `{"key": i18n key, "params": {...}}` (an empty key: a literal in params["text"]) or, for token labels, a
+plain string: every student translates it in their own language. The answer travels separately (the store keeps
 it hidden until the teacher reveals). Only `quiz_question` and `quiz_kinds` know explorer.quiz's API.
-A live class asks multiple-choice questions only: the bank's typed answers (numbers, shapes) are left to the
-quiz page.
 """
 
 from __future__ import annotations
@@ -17,14 +17,14 @@ from typing import Any
 import numpy as np
 
 from .pipeline import Scene
-from .quiz import KINDS, Msg, draw_question
+from .quiz import KINDS, Msg, Question, draw_question
 from .quiz_bank import MARGIN  # one idea of a clear winner: the quiz's argmax kind uses the same margin
 
 ATTEND = "attend"  # the quick question: which key does this query attend to most?
 
 MAX_OPTIONS = 4
 
-LiveQuestion = tuple[dict[str, Any], int]
+LiveQuestion = tuple[dict[str, Any], Any]  # (question, option index or typed solution)
 
 
 def _msg(m: Msg) -> dict[str, Any]:
@@ -33,22 +33,37 @@ def _msg(m: Msg) -> dict[str, Any]:
 
 
 def quiz_kinds(scene: Scene, seed: int = 0) -> list[str]:
-    """The quiz kinds that give a multiple-choice question on this setting, in the quiz's order."""
+    """The quiz kinds that give a question on this setting (multiple choice or typed), in the quiz's order."""
     return [kind for kind in KINDS if quiz_question(kind, scene, seed) is not None]
 
 
 def quiz_question(kind: str, scene: Scene, seed: int = 0) -> LiveQuestion | None:
-    """A question of the quiz bank on the current setting, or None when that kind does not fit it (or is not
-    multiple choice)."""
+    """A question of the quiz bank on the current setting, or None when that kind does not fit it."""
     if kind not in KINDS:
         return None
     q = draw_question(kind, scene=scene, seed=seed)
+    if q is not None and q.answer_type in ("number", "shape"):
+        return _typed(q)
     if q is None or q.answer_type != "choice" or not 2 <= len(q.options) <= 12:
         return None
     return {
         "kind": q.kind, "prompt": _msg(q.prompt), "options": [_msg(o.label) for o in q.options],
         "why": [_msg(o.explain) for o in q.options], "explain": _msg(q.explain),
     }, int(q.answer)  # fmt: skip
+
+
+def _value(q: Question, value: Any) -> float | list[int]:
+    return [int(d) for d in value] if q.answer_type == "shape" else float(value)
+
+
+def _typed(q: Question) -> LiveQuestion:
+    """A typed question (no options): the tolerance is shown to the students, as on the quiz page."""
+    solution = {"answer": _value(q, q.answer), "tolerance": float(q.tolerance),
+                "traps": [{"value": _value(q, t.value), "explain": _msg(t.explain)} for t in q.traps]}  # fmt: skip
+    return {"kind": q.kind, "answer_type": q.answer_type, "prompt": _msg(q.prompt), "explain": _msg(q.explain),
+            "tolerance": float(q.tolerance)}, solution  # fmt: skip
+
+
 def attend_question(scene: Scene, head: int, query: int, seed: int = 0) -> LiveQuestion | None:
     """"Which key does query `query` attend to most in head `head`?" (0-based), on the current weights.
     None when there is no clear winner (top weight less than MARGIN above the second) or no such head/query."""

@@ -28,7 +28,7 @@ redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
 if redis.call('EXISTS', KEYS[2]) == 1 then return 0 end
 if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[2]) then return -1 end
 redis.call('HSET', KEYS[2], 'code', ARGV[3], 'teacher_hash', ARGV[4], 'created', ARGV[5], 'expires', ARGV[6],
-    'ended', 0, 'version', 0, 'state', '{}', 'question', '', 'qid', '', 'answer', -1, 'revealed', 0)
+    'ended', 0, 'version', 0, 'state', '{}', 'question', '', 'qid', '', 'answer', -1, 'revealed', 0, 'solution', '')
 redis.call('EXPIRE', KEYS[2], ARGV[7])
 redis.call('ZADD', KEYS[1], ARGV[6], ARGV[3])
 return 1
@@ -53,7 +53,7 @@ end
 return 1
 """
 FIELDS = ("code", "teacher_hash", "created", "expires", "ended", "version", "state", "question", "qid", "answer",
-          "revealed")  # fmt: skip
+          "revealed", "solution")  # fmt: skip
 TYPES = {"created": float, "expires": float, "ended": int, "version": int, "answer": int, "revealed": int}
 
 
@@ -107,7 +107,7 @@ class RedisBackend:
         values = self._call(self.client.hmget, _room(code), FIELDS)
         if values[0] is None:
             return None
-        data = {f: TYPES.get(f, str)(v) for f, v in zip(FIELDS, values, strict=True)}
+        data = {f: TYPES.get(f, str)(v) for f, v in zip(FIELDS, values, strict=True) if v is not None}
         return Record(**data)
 
     def load_version(self, code: str) -> tuple[int, int, float] | None:
@@ -151,23 +151,24 @@ class RedisBackend:
         return self._call(run)
 
     def put_answer(self, code: str, qid: str, sid: str, choice: int, nickname: str, now: float,
-                   expires: float) -> None:  # fmt: skip
+                   expires: float, value: str = "") -> None:  # fmt: skip
         key = f"{_room(code)}:ans:{qid}"
 
         def run() -> None:
             old = self.client.hget(key, sid)
             at = json.loads(old)["at"] if old else now  # the first answer's time stays: order of arrival
             pipe = self.client.pipeline(transaction=True)
-            pipe.hset(key, sid, json.dumps({"choice": choice, "nickname": nickname, "at": at}, ensure_ascii=False))
+            row = {"choice": choice, "nickname": nickname, "at": at, "value": value}
+            pipe.hset(key, sid, json.dumps(row, ensure_ascii=False))
             pipe.expire(key, self._ttl(expires, now))
             pipe.execute()
 
         self._call(run)
 
-    def get_answers(self, code: str, qid: str) -> list[tuple[str, int, str, float]]:
+    def get_answers(self, code: str, qid: str) -> list[tuple[str, int, str, float, str]]:
         rows = self._call(self.client.hgetall, f"{_room(code)}:ans:{qid}")
         out = []
         for sid, text in rows.items():
             d = json.loads(text)
-            out.append((sid, int(d["choice"]), str(d["nickname"]), float(d["at"])))
+            out.append((sid, int(d["choice"]), str(d["nickname"]), float(d["at"]), str(d.get("value", ""))))
         return out

@@ -31,6 +31,7 @@ class Limits:
     max_state: int = 16 * 1024  # bytes of the teacher's state
     max_question: int = 16 * 1024  # bytes of one serialised question
     max_options: int = 12
+    max_answer: int = 40  # characters of a typed answer (a number or a shape)
     ttl: float = 12 * 3600.0  # a room expires this long after it was opened
     seen_window: float = 15.0  # a student is connected while their last heartbeat is this recent
 
@@ -60,7 +61,9 @@ class Ticket:
 
 @dataclass(frozen=True)
 class Room:
-    """What anyone in the room may see. `answer` is None until the teacher reveals the question."""
+    """What anyone in the room may see. `answer` is None until the teacher reveals the question: then the option
+    index, or for a typed question the value (a number or a list of dimensions) and `solution` (the value, its
+    tolerance and the known slips, liveclass.typed.as_quiz reads it)."""
 
     code: str
     version: int
@@ -68,8 +71,9 @@ class Room:
     question: dict[str, Any] | None
     qid: str
     revealed: bool
-    answer: int | None
+    answer: Any
     expires: float
+    solution: dict[str, Any] | None = None
 
 
 @dataclass(frozen=True)
@@ -81,10 +85,15 @@ class Presence:
 
 @dataclass(frozen=True)
 class Answer:
+    """One student's answer: `choice` the option index (-1 for a typed answer, whose `value` is the number or the
+    dimensions and `right` its grade by the quiz's check)."""
+
     sid: str
     choice: int
     nickname: str
     at: float
+    value: Any = None
+    right: bool | None = None
 
 
 @dataclass
@@ -102,6 +111,7 @@ class Record:
     qid: str = ""
     answer: int = -1
     revealed: int = 0
+    solution: str = ""  # a typed question's solution (JSON), hidden until the reveal
     extra: dict[str, Any] = field(default_factory=dict)
 
 
@@ -118,8 +128,8 @@ class Backend(Protocol):
     def touch(self, code: str, sid: str, now: float, following: bool) -> None: ...
     def presence(self, code: str, since: float) -> tuple[int, int, int]: ...
     def put_answer(self, code: str, qid: str, sid: str, choice: int, nickname: str, now: float,
-                   expires: float) -> None: ...  # fmt: skip
-    def get_answers(self, code: str, qid: str) -> list[tuple[str, int, str, float]]: ...
+                   expires: float, value: str = "") -> None: ...  # fmt: skip
+    def get_answers(self, code: str, qid: str) -> list[tuple[str, int, str, float, str]]: ...
 
 
 def _hash(key: str) -> str:
@@ -175,8 +185,10 @@ class Rooms:
         """The room as a student sees it (the right answer only after the reveal)."""
         rec = self._record(code)
         question = json.loads(rec.question) if rec.question else None
+        solution = json.loads(rec.solution) if rec.solution and rec.revealed else None
+        answer = (solution or {}).get("answer") if rec.solution else rec.answer
         return Room(rec.code, rec.version, json.loads(rec.state or "{}"), question, rec.qid, bool(rec.revealed),
-                    rec.answer if rec.revealed else None, rec.expires)  # fmt: skip
+                    answer if rec.revealed else None, rec.expires, solution)  # fmt: skip
 
     def version(self, code: object, max_age: float = 0.0) -> int:
         """The room's version: the cheap call a follower polls. Raises when the room is gone.
@@ -245,9 +257,13 @@ class Rooms:
             return rec.version
         return self._update(rec.code, {"state": text})
 
-    def ask(self, code: object, key: object, question: dict[str, Any], answer: int) -> str:
-        """Send a question to every student; the answer index stays hidden until `reveal`. Returns its id."""
+    def ask(self, code: object, key: object, question: dict[str, Any], answer: Any) -> str:
+        """Send a question to every student; the answer stays hidden until `reveal`. Returns its id.
+        `answer`: the option index, or for a typed question (answer_type "number" or "shape", no options) its
+        solution {"answer", "tolerance", "traps"} (see liveclass.typed)."""
         rec = self._teacher(code, key)
+        if isinstance(question, dict) and question.get("answer_type") in ("number", "shape"):
+            return self._ask_typed(rec, question, answer)
         options = question.get("options")
         if not isinstance(options, list) or not 2 <= len(options) <= self.limits.max_options:
             raise LiveError("bad_question")
@@ -257,8 +273,33 @@ class Rooms:
         if len(text.encode("utf-8")) > self.limits.max_question:
             raise LiveError("too_big")
         qid = secrets.token_hex(6)
-        self._update(rec.code, {"question": text, "qid": qid, "answer": answer, "revealed": 0})
+        self._update(rec.code, {"question": text, "qid": qid, "answer": answer, "revealed": 0, "solution": ""})
         return qid
+
+    def _ask_typed(self, rec: Record, question: dict[str, Any], solution: Any) -> str:
+        from . import typed
+
+        if question.get("options"):
+            raise LiveError("bad_question")
+        q = typed.as_quiz(question, solution)
+        hint = question.get("tolerance", q.tolerance)
+        if hint != q.tolerance:  # the students read the tolerance they are graded with
+            raise LiveError("bad_question")
+        text = json.dumps(question, ensure_ascii=False, sort_keys=True)
+        hidden = json.dumps(solution, ensure_ascii=False, sort_keys=True)
+        if len(text.encode("utf-8")) + len(hidden.encode("utf-8")) > self.limits.max_question:
+            raise LiveError("too_big")
+        qid = secrets.token_hex(6)
+        self._update(rec.code, {"question": text, "qid": qid, "answer": -1, "revealed": 0, "solution": hidden})
+        return qid
+
+    def _quiz(self, rec: Record) -> Any:
+        """The quiz Question of the room's typed question (None for a multiple-choice one)."""
+        if not rec.solution:
+            return None
+        from . import typed
+
+        return typed.as_quiz(json.loads(rec.question), json.loads(rec.solution))
 
     def reveal(self, code: object, key: object) -> None:
         rec = self._teacher(code, key)
@@ -280,7 +321,27 @@ class Rooms:
         if not rec.qid:
             return []
         rows = self.backend.get_answers(rec.code, rec.qid)
-        return sorted((Answer(*row) for row in rows), key=lambda a: (a.at, a.sid))
+        q = self._quiz(rec)
+        if q is None:
+            answers = (Answer(*row[:4]) for row in rows)
+        else:
+            from . import typed
+
+            answers = (Answer(sid, choice, nick, at, v, typed.grade(q, v) if v is not None else False)
+                       for sid, choice, nick, at, text in rows for v in [typed.decode(text)])  # fmt: skip
+        return sorted(answers, key=lambda a: (a.at, a.sid))
+
+    def typed_tally(self, code: object, key: object = None) -> list[Any] | None:
+        """A typed question's histogram (liveclass.typed.Bar, most frequent first, at most typed.TOP bars): for the
+        teacher at any time, for everyone once revealed (None before that, or for a multiple-choice question)."""
+        from . import typed
+
+        rec = self._record(code) if key is None else self._teacher(code, key)
+        q = self._quiz(rec) if rec.qid else None
+        if q is None or (key is None and not rec.revealed):
+            return None
+        values = [typed.decode(row[4]) for row in self.backend.get_answers(rec.code, rec.qid)]
+        return typed.histogram(q, [v for v in values if v is not None])
 
     def tally(self, code: object, key: object = None) -> list[int] | None:
         """Answers per option of the current question: for the teacher at any time, for everyone once revealed
@@ -289,12 +350,30 @@ class Rooms:
         if not rec.qid or (key is None and not rec.revealed):
             return None
         counts = [0] * len(json.loads(rec.question).get("options", []))
-        for _, choice, _, _ in self.backend.get_answers(rec.code, rec.qid):
+        for _, choice, *_ in self.backend.get_answers(rec.code, rec.qid):
             if 0 <= choice < len(counts):
                 counts[choice] += 1
         return counts
 
     # ---- students
+    def mine(self, code: object, sid: object) -> Answer | None:
+        """A student's own answer to the current question (after a reload too); graded only once revealed."""
+        rec = self._student(code, sid)
+        if not rec.qid:
+            return None
+        rows = [row for row in self.backend.get_answers(rec.code, rec.qid) if row[0] == sid]
+        if not rows:
+            return None
+        sid_, choice, nick, at, text = rows[0]
+        q = self._quiz(rec)
+        if q is None:
+            return Answer(sid_, choice, nick, at)
+        from . import typed
+
+        value = typed.decode(text)
+        right = typed.grade(q, value) if rec.revealed and value is not None else None
+        return Answer(sid_, choice, nick, at, value, right)
+
     def join(self, code: object, sid: object = None) -> tuple[str, str]:
         """(canonical code, student id). A known id (a reload) joins again without counting twice."""
         rec = self._record(code)
@@ -318,12 +397,22 @@ class Rooms:
         self.backend.touch(code, str(sid), self.clock(), bool(following))
 
     def submit(self, code: object, sid: object, qid: object, choice: object, nickname: object = "") -> None:
-        """A student's answer to the current question; sending again replaces it (counted once)."""
+        """A student's answer to the current question: the option index, or for a typed question the typed text
+        (or value), validated here; sending again replaces it (counted once)."""
         rec = self._student(code, sid)
         if not rec.qid or qid != rec.qid:
             raise LiveError("no_question")
         if rec.revealed:
             raise LiveError("closed")
+        q = self._quiz(rec)
+        if q is not None:
+            from . import typed
+
+            value = typed.read(q.answer_type, choice, self.limits.max_answer)
+            nick = clean_nickname(nickname, self.limits.max_nickname)
+            self.backend.put_answer(rec.code, rec.qid, str(sid), -1, nick, self.clock(), rec.expires,
+                                    typed.encode(value))  # fmt: skip
+            return
         n_options = len(json.loads(rec.question).get("options", []))
         if isinstance(choice, bool) or not isinstance(choice, int) or not 0 <= choice < n_options:
             raise LiveError("bad_choice")

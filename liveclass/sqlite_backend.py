@@ -22,16 +22,18 @@ CREATE TABLE IF NOT EXISTS rooms (
     code TEXT PRIMARY KEY, teacher_hash TEXT NOT NULL, created REAL NOT NULL, expires REAL NOT NULL,
     ended INTEGER NOT NULL DEFAULT 0, version INTEGER NOT NULL DEFAULT 0, state TEXT NOT NULL DEFAULT '{}',
     question TEXT NOT NULL DEFAULT '', qid TEXT NOT NULL DEFAULT '', answer INTEGER NOT NULL DEFAULT -1,
-    revealed INTEGER NOT NULL DEFAULT 0);
+    revealed INTEGER NOT NULL DEFAULT 0, solution TEXT NOT NULL DEFAULT '');
 CREATE TABLE IF NOT EXISTS students (
     code TEXT NOT NULL, sid TEXT NOT NULL, joined REAL NOT NULL, seen REAL NOT NULL,
     following INTEGER NOT NULL DEFAULT 1, PRIMARY KEY (code, sid));
 CREATE TABLE IF NOT EXISTS answers (
     code TEXT NOT NULL, qid TEXT NOT NULL, sid TEXT NOT NULL, choice INTEGER NOT NULL, nickname TEXT NOT NULL,
-    at REAL NOT NULL, PRIMARY KEY (code, qid, sid));
+    at REAL NOT NULL, value TEXT NOT NULL DEFAULT '', PRIMARY KEY (code, qid, sid));
 """
+# Columns added since the first schema: a file made by an older version gets them when it is opened.
+ADDED = (("rooms", "solution", "TEXT NOT NULL DEFAULT ''"), ("answers", "value", "TEXT NOT NULL DEFAULT ''"))
 LINE_SECONDS = 5.0  # the longest a write waits for this process's other writers (they hold the line for milliseconds)
-UPDATABLE = {"state", "question", "qid", "answer", "revealed", "ended"}
+UPDATABLE = {"state", "question", "qid", "answer", "revealed", "ended", "solution"}
 
 
 def default_path() -> Path:
@@ -51,6 +53,9 @@ class SqliteBackend:
         try:
             db = self._take()
             db.executescript(SCHEMA)
+            for table, column, decl in ADDED:
+                if column not in {row[1] for row in db.execute(f"PRAGMA table_info({table})")}:
+                    db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {decl}")
             self._give(db)
         except sqlite3.Error:
             raise StoreUnavailable() from None
@@ -132,8 +137,8 @@ class SqliteBackend:
     def load_room(self, code: str) -> Record | None:
         with self._tx(write=False) as db:
             row = db.execute(
-                "SELECT code, teacher_hash, created, expires, ended, version, state, question, qid, answer, revealed"
-                " FROM rooms WHERE code = ?", (code,),
+                "SELECT code, teacher_hash, created, expires, ended, version, state, question, qid, answer, revealed,"
+                " solution FROM rooms WHERE code = ?", (code,),
             ).fetchone()  # fmt: skip
         return Record(*row) if row else None
 
@@ -177,15 +182,16 @@ class SqliteBackend:
             ).fetchone()  # fmt: skip
 
     def put_answer(self, code: str, qid: str, sid: str, choice: int, nickname: str, now: float,
-                   expires: float) -> None:  # fmt: skip
+                   expires: float, value: str = "") -> None:  # fmt: skip
         with self._tx() as db:
             db.execute(
-                "INSERT INTO answers (code, qid, sid, choice, nickname, at) VALUES (?, ?, ?, ?, ?, ?)"
-                " ON CONFLICT (code, qid, sid) DO UPDATE SET choice = excluded.choice, nickname = excluded.nickname",
-                (code, qid, sid, choice, nickname, now),
+                "INSERT INTO answers (code, qid, sid, choice, nickname, at, value) VALUES (?, ?, ?, ?, ?, ?, ?)"
+                " ON CONFLICT (code, qid, sid) DO UPDATE SET choice = excluded.choice, nickname = excluded.nickname,"
+                " value = excluded.value",
+                (code, qid, sid, choice, nickname, now, value),
             )
 
-    def get_answers(self, code: str, qid: str) -> list[tuple[str, int, str, float]]:
+    def get_answers(self, code: str, qid: str) -> list[tuple[str, int, str, float, str]]:
         with self._tx(write=False) as db:
-            return db.execute("SELECT sid, choice, nickname, at FROM answers WHERE code = ? AND qid = ?",
+            return db.execute("SELECT sid, choice, nickname, at, value FROM answers WHERE code = ? AND qid = ?",
                               (code, qid)).fetchall()  # fmt: skip

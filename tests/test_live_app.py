@@ -99,7 +99,10 @@ def test_question_hidden_until_reveal_counted_once_and_exported_as_text():
     from ui.live import _text, answers_csv, rooms
 
     teacher, _, (ann, bo) = teacher_and_students(2)
-    kind = quiz_kinds(run_scene(Settings()))[0]
+    from explorer.quiz import draw_question
+
+    sc = run_scene(Settings())
+    kind = next(k for k in quiz_kinds(sc) if draw_question(k, scene=sc).answer_type == "choice")  # typed: own test
     teacher.selectbox(key="live_ask_kind").set_value(kind).run()
     teacher.button(key="live_ask_send").click().run()
     ann.run()

@@ -11,7 +11,7 @@ import pytest
 import i18n
 from explorer import Settings, run_scene
 from explorer.live_questions import ATTEND, MARGIN, attend_question, quiz_kinds, quiz_question
-from explorer.quiz import KINDS, answer_text, draw_question
+from explorer.quiz import KINDS, answer_text, check_answer, draw_question
 
 
 def numpy_weights(sc) -> np.ndarray:
@@ -28,7 +28,7 @@ def test_every_choice_question_of_the_bank_travels_as_json_with_its_answer(setti
     from ui.live import _text
 
     sc = run_scene(settings)
-    kinds = quiz_kinds(sc)
+    kinds = [k for k in quiz_kinds(sc) if draw_question(k, scene=sc).answer_type == "choice"]
     assert kinds
     for kind in kinds:
         q = draw_question(kind, scene=sc)
@@ -41,11 +41,59 @@ def test_every_choice_question_of_the_bank_travels_as_json_with_its_answer(setti
             _text(tr, payload["explain"])
 
 
-def test_typed_answers_are_not_sent_to_a_live_class():
+def test_every_kind_of_the_bank_that_fits_is_offered_to_a_live_class_typed_ones_too():
     sc = run_scene(Settings())
-    typed = [k for k in KINDS if (q := draw_question(k, scene=sc)) is not None and q.answer_type != "choice"]
-    assert typed and all(quiz_question(k, sc) is None for k in typed)
+    fitting = [k for k in KINDS if draw_question(k, scene=sc) is not None]
+    assert quiz_kinds(sc) == fitting
+    assert {draw_question(k, scene=sc).answer_type for k in fitting} == {"choice", "number", "shape"}
     assert all(f"live.kind.{k}" in i18n.STRINGS for k in KINDS)  # every kind has a name in the teacher's list
+
+
+def _index(labels, label: str) -> int:
+    return list(labels).index(label)
+
+
+def oracle(kind: str, prompt: dict, sc) -> float | list[int] | None:
+    """The answer computed here from the prompt's numbers and the Scene (numpy), where that is cheap."""
+    p = prompt["params"]
+    if kind == "d_k":
+        return p["d"] / p["h"]
+    if kind == "params":  # W^Q, W^K, W^V, W^O: d x d each, no bias
+        return 4 * p["d"] ** 2
+    if kind == "shape" and p["name"] in ("head_i", "Concat"):
+        return [sc.len_q, sc.settings.d_model // sc.n_heads if p["name"] == "head_i" else sc.settings.d_model]
+    if kind == "softmax_weight":
+        return float(numpy_weights(sc)[p["head"] - 1, _index(sc.labels, p["query"]), _index(sc.kv_labels, p["kv"])])
+    if kind == "score_by_hand":
+        h, i, j = p["head"] - 1, _index(sc.labels, p["query"]), _index(sc.kv_labels, p["kv"])
+        return float(sc.q[h, i] @ sc.k[h, j] / np.sqrt(sc.q.shape[-1]))
+    return None
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_every_typed_question_of_the_worked_example_travels_with_an_answer_the_quiz_accepts(seed):
+    from explorer import apply_preset
+    from liveclass.typed import as_quiz
+    from ui.live import _text
+
+    sc = run_scene(apply_preset(Settings(), "worked"))
+    typed = [k for k in quiz_kinds(sc) if draw_question(k, scene=sc, seed=seed).answer_type != "choice"]
+    assert {"d_k", "shape", "params", "softmax_weight", "score_by_hand"} <= set(typed)
+    checked = 0
+    for kind in typed:
+        payload, solution = quiz_question(kind, sc, seed)
+        assert "options" not in payload and "answer" not in payload  # the answer travels apart, hidden
+        payload, solution = json.loads(json.dumps(payload)), json.loads(json.dumps(solution))
+        q = as_quiz(payload, solution)
+        assert check_answer(q, solution["answer"]) and check_answer(q, answer_text(q))  # as shown after the reveal
+        assert check_answer(q, answer_text(draw_question(kind, scene=sc, seed=seed)))
+        for lang in i18n.LANGS:  # every placeholder is there
+            _text(i18n.translator(lang), payload["prompt"]), _text(i18n.translator(lang), payload["explain"])
+        expected = oracle(kind, payload["prompt"], sc)
+        if expected is not None:
+            assert check_answer(q, expected), (kind, expected, solution["answer"])
+            checked += 1
+    assert checked >= 4
 
 
 def test_the_attend_question_is_the_argmax_of_the_weights_with_a_clear_margin():

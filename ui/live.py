@@ -32,6 +32,7 @@ import i18n
 from explorer.live_questions import ATTEND, attend_question, quiz_kinds, quiz_question
 from explorer.settings_io import SettingsFileError, settings_from_json, settings_to_json
 from liveclass import LiveError, Room, Rooms, StoreUnavailable, follow, open_rooms
+from ui import live_typed
 from ui.context import Context, get_context
 from ui.export import apply_to_widgets
 
@@ -365,6 +366,9 @@ def _prompt(tr: Callable[..., str], part: object) -> str:
 
 def _student_question(tr: Callable[..., str], room: Room) -> None:
     ss, q = st.session_state, room.question or {}
+    if live_typed.is_typed(q):  # a number or a shape to type
+        live_typed.student(tr, room)
+        return
     options = [_text(tr, o) for o in q.get("options", [])]
     sent = ss.setdefault(SENT, {})
     with st.container(border=True):
@@ -478,8 +482,11 @@ def _teacher_live(tr: Callable[..., str]) -> None:
     if room.question and counts is not None:
         options = [_text(tr, o) for o in room.question.get("options", [])]
         plain = [_text(tr, o, markdown=False) for o in room.question.get("options", [])]
-        st.caption(tr("live.answers_in", n=sum(counts), connected=presence.connected))
-        _bars(tr, options, counts, room.answer if room.revealed else None)
+        if live_typed.is_typed(room.question):
+            live_typed.teacher_bars(tr, store, code, key, room, presence.connected)
+        else:
+            st.caption(tr("live.answers_in", n=sum(counts), connected=presence.connected))
+            _bars(tr, options, counts, room.answer if room.revealed else None)
         names = [a.nickname for a in store.answers(code, key) if a.nickname][-30:]
         if names:
             st.text(", ".join(names))  # as typed, never as markup
@@ -506,9 +513,12 @@ def answers_csv(store: Rooms, code: str, key: str, options: list[str], room: Roo
     t0 = rows[0].at if rows else 0.0
     for n, a in enumerate(rows, start=1):
         nick = "'" + a.nickname if a.nickname[:1] in ("=", "+", "-", "@", "\t", "\r") else a.nickname
-        correct = "" if answer is None else ("yes" if a.choice == answer else "no")
-        writer.writerow([n, nick, options[a.choice] if a.choice < len(options) else a.choice, correct,
-                         f"{a.at - t0:.1f}"])  # fmt: skip
+        if a.value is not None:  # a typed answer, graded by the store (the quiz's check)
+            given, correct = live_typed.answer_cell(a.value), "" if answer is None else ("yes" if a.right else "no")
+        else:
+            given = options[a.choice] if 0 <= a.choice < len(options) else a.choice
+            correct = "" if answer is None else ("yes" if a.choice == answer else "no")
+        writer.writerow([n, nick, given, correct, f"{a.at - t0:.1f}"])
     return out.getvalue()
 
 
@@ -579,6 +589,9 @@ def _teacher_question(tr: Callable[..., str]) -> None:
     except LiveError:
         return
     if not room.question:
+        return
+    if live_typed.is_typed(room.question):
+        live_typed.projector(tr, store, code, key, room)
         return
     with st.container(border=True):
         st.markdown(f"**{tr('live.q_title')}** · {_prompt(tr, room.question['prompt'])}")
