@@ -76,8 +76,12 @@ def test_the_projector_shows_the_answer_count_live_and_the_histogram_only_after_
     from explorer import Settings, run_scene
     from explorer.live_questions import quiz_kinds
 
+    from explorer.quiz import draw_question
+
     teacher, _, (ann, bo) = teacher_and_students(2)
-    teacher.selectbox(key="live_ask_kind").set_value(quiz_kinds(run_scene(Settings()))[0]).run()
+    sc = run_scene(Settings())
+    kind = next(k for k in quiz_kinds(sc) if draw_question(k, scene=sc).answer_type == "choice")  # typed: own test
+    teacher.selectbox(key="live_ask_kind").set_value(kind).run()
     teacher.button(key="live_ask_send").click().run()
     assert [m.value for m in teacher.main.get("metric")] == ["0"]
     for n, s in enumerate((ann, bo), start=1):
