@@ -75,7 +75,6 @@ def test_a_following_student_goes_again_however_often_older_values_come_back():
 def test_the_projector_shows_the_answer_count_live_and_the_histogram_only_after_the_reveal():
     from explorer import Settings, run_scene
     from explorer.live_questions import quiz_kinds
-
     from explorer.quiz import draw_question
 
     teacher, _, (ann, bo) = teacher_and_students(2)
