@@ -257,6 +257,16 @@ def _check_inputs(
     query = _check_input("query", query, d_model, dtype)
     key = query if key is None else _check_input("key", key, d_model, dtype)
     value = key if value is None else _check_input("value", value, d_model, dtype)
+    if key is not query or value is not query:  # cross-attention: the three must agree
+        _check_agreement(query, key, value)
+    batched = query.dim() == 3
+    if not batched:
+        query, key, value = query.unsqueeze(0), key.unsqueeze(0), value.unsqueeze(0)
+    return query, key, value, batched
+
+
+def _check_agreement(query: Tensor, key: Tensor, value: Tensor) -> None:
+    """query, key and value all batched or all unbatched, with one batch size B; key and value of one Lk."""
     if not query.dim() == key.dim() == value.dim():
         shapes = tuple(tuple(t.shape) for t in (query, key, value))
         raise AttentionError(
@@ -265,10 +275,7 @@ def _check_inputs(
             f"got shapes {shapes[0]}, {shapes[1]} and {shapes[2]}",
             shapes=shapes,
         )
-    batched = query.dim() == 3
-    if not batched:
-        query, key, value = query.unsqueeze(0), key.unsqueeze(0), value.unsqueeze(0)
-    if not (query.shape[0] == key.shape[0] == value.shape[0]):
+    if query.dim() == 3 and not (query.shape[0] == key.shape[0] == value.shape[0]):
         sizes = (query.shape[0], key.shape[0], value.shape[0])
         raise AttentionError(
             "bad_shape",
@@ -276,14 +283,13 @@ def _check_inputs(
             f"{sizes[2]}",
             batch_sizes=sizes,
         )
-    if key.shape[1] != value.shape[1]:
+    if key.shape[-2] != value.shape[-2]:
         raise AttentionError(
             "bad_shape",
-            f"key and value must have the same length Lk, got {key.shape[1]} and {value.shape[1]}",
-            len_k=key.shape[1],
-            len_v=value.shape[1],
+            f"key and value must have the same length Lk, got {key.shape[-2]} and {value.shape[-2]}",
+            len_k=key.shape[-2],
+            len_v=value.shape[-2],
         )
-    return query, key, value, batched
 
 
 def _float_mask(m: object, name: str, dtype: torch.dtype) -> Tensor:
