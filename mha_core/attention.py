@@ -350,7 +350,7 @@ class _Weights(NamedTuple):
     """A module's parameters and their named views under the notes' names, as its forward uses them."""
 
     in_proj_weight: Tensor  # [W^Q | W^K | W^V] (d_model, 3 d_model)
-    in_proj_bias: Tensor | None  # [b^Q | b^K | b^V] (3 d_model,)
+    in_proj_bias: Tensor | None  # [b^Q | b^K | b^V] (3 d_model,) or None
     w_q: Tensor  # views of the column blocks of in_proj_weight, each (d_model, d_model)
     w_k: Tensor
     w_v: Tensor
