@@ -10,17 +10,8 @@ import pytest
 import torch
 from torch import nn
 
-from mha_core import AttentionTrace, MultiHeadAttention
-
-D, H = 8, 2
-
-
-def pair(seed: int = 0) -> tuple[MultiHeadAttention, nn.MultiheadAttention, torch.Tensor]:
-    torch.manual_seed(seed)
-    ref = nn.MultiheadAttention(D, H, batch_first=True)
-    nn.init.normal_(ref.in_proj_bias, std=0.1)
-    nn.init.normal_(ref.out_proj.bias, std=0.1)
-    return MultiHeadAttention.from_torch(ref), ref, torch.randn(2, 5, D)
+from mha_core import AttentionTrace
+from tests.test_core_views import pair
 
 
 def test_the_trace_equals_the_one_the_dataclass_init_builds() -> None:
