@@ -51,13 +51,7 @@ def streamlit_server(app: str = "app.py", timeout: float = 30.0, extra: tuple[st
     url = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + timeout
-        while True:
-            try:
-                with urllib.request.urlopen(f"{url}/_stcore/health", timeout=1) as r:
-                    if r.read().decode().strip() == "ok":
-                        break
-            except OSError:
-                pass
+        while not healthy(url, timeout=1):
             if proc.poll() is not None or time.monotonic() > deadline:
                 err = proc.stderr.read().decode() if proc.stderr else ""
                 raise RuntimeError(f"streamlit did not become healthy: {err[-2000:]}")
@@ -71,9 +65,26 @@ def streamlit_server(app: str = "app.py", timeout: float = 30.0, extra: tuple[st
             proc.kill()
 
 
+def healthy(url: str, timeout: float = 2.0) -> bool:
+    """True when the Streamlit server at `url` (directly or through nginx) answers its health check."""
+    try:
+        with urllib.request.urlopen(f"{url}/_stcore/health", timeout=timeout) as r:
+            return r.read().decode().strip() == "ok"
+    except OSError:
+        return False
+
+
 def wait_idle(page, timeout: float = 60_000) -> None:
     """Wait until the script has finished running and every chart shows what the run sent."""
     page.wait_for_selector(IDLE, timeout=timeout)
     page.wait_for_timeout(300)
     page.wait_for_selector(IDLE, timeout=timeout)
     page.wait_for_function(ALL_CHARTS_DRAWN, timeout=timeout)
+
+
+def start_live_class(page) -> str:
+    """As the teacher on `page`: open the sidebar's live-class panel, start a room, return its join code."""
+    page.get_by_text("Live class").first.click()
+    page.get_by_role("button", name="Start a live class").click()
+    wait_idle(page)
+    return page.locator(".mha-live-code").inner_text().strip()

@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 
 from tests import test_docker as td
-from tests.browser import CHROMIUM, CHROMIUM_ARGS, free_port, wait_idle
+from tests.browser import CHROMIUM, CHROMIUM_ARGS, free_port, healthy, start_live_class, wait_idle
 from tests.test_docker import engine  # noqa: F401  (the fixture: a Docker engine that answers)
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -98,13 +98,7 @@ def stack(engine) -> Iterator[Stack]:  # noqa: F811
         assert res.returncode == 0, (res.stdout + res.stderr)[-3000:]
         for service in ("app1", "app2"):
             _healthy(s, service)
-        while True:
-            try:
-                with urllib.request.urlopen(f"{s.url}/_stcore/health", timeout=2) as r:
-                    if r.read() == b"ok":
-                        break
-            except OSError:
-                pass
+        while not healthy(s.url):
             assert time.monotonic() - t0 < 120, s.run("logs", "--tail=40", "nginx", check=False).stdout
             time.sleep(0.25)
         print(f"stack up and healthy through nginx {time.monotonic() - t0:.1f} s after `up -d`")
@@ -177,10 +171,7 @@ def test_a_live_class_over_both_replicas_through_nginx_survives_redis_going_away
             teacher = tctx.new_page()
             teacher.goto(f"{stack.url}/heads")
             wait_idle(teacher)
-            teacher.get_by_text("Live class").first.click()
-            teacher.get_by_role("button", name="Start a live class").click()
-            wait_idle(teacher)
-            code = teacher.locator(".mha-live-code").inner_text().strip()
+            code = start_live_class(teacher)
             # the room is in Redis, the one store both replicas share
             keys = td.docker("exec", stack.container("redis"), "redis-cli", "--scan").stdout
             assert code in keys, keys

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.browser import CHART, CHROMIUM, CHROMIUM_ARGS, free_port, streamlit_server, wait_idle
+from tests.browser import CHART, CHROMIUM, CHROMIUM_ARGS, free_port, healthy, streamlit_server, wait_idle
 
 ROOT = Path(__file__).resolve().parent.parent
 NGINX = shutil.which("nginx") or ("/usr/sbin/nginx" if Path("/usr/sbin/nginx").exists() else None)
@@ -40,13 +40,7 @@ def proxy(tmp_path_factory):
         )  # fmt: skip
         url = f"http://127.0.0.1:{port}"
         deadline = time.monotonic() + 20
-        while True:
-            try:
-                with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as r:
-                    if r.read() == b"ok":
-                        break
-            except OSError:
-                pass
+        while not healthy(url):
             assert proc.poll() is None, (prefix / "logs" / "error.log").read_text()
             assert time.monotonic() < deadline, "nginx never proxied a healthy answer"
             time.sleep(0.2)

@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from tests.browser import CHROMIUM, CHROMIUM_ARGS, streamlit_server, wait_idle
+from tests.browser import CHROMIUM, CHROMIUM_ARGS, start_live_class, streamlit_server, wait_idle
 
 pytestmark = pytest.mark.browser
 FOLLOW_TIMEOUT = 15_000  # ms; the target is 2 s, a loaded test machine gets slack
@@ -47,10 +47,7 @@ def test_teacher_and_two_students(server):
         teacher = browser.new_context(viewport={"width": 1280, "height": 720}).new_page()
         teacher.goto(f"{server}/steps")
         wait_idle(teacher)
-        teacher.get_by_text("Live class").first.click()
-        teacher.get_by_role("button", name="Start a live class").click()
-        wait_idle(teacher)
-        code = teacher.locator(".mha-live-code").inner_text().strip()
+        code = start_live_class(teacher)
         teacher.get_by_text("Presentation mode").click()
         wait_idle(teacher)
         teacher.get_by_role("button", name="Next step").click()  # step 2: Q, K, V of every head
