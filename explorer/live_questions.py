@@ -34,7 +34,17 @@ def _msg(m: Msg) -> dict[str, Any]:
 
 def quiz_kinds(scene: Scene, seed: int = 0) -> list[str]:
     """The quiz kinds that give a question on this setting (multiple choice or typed), in the quiz's order."""
-    return [kind for kind in KINDS if quiz_question(kind, scene, seed) is not None]
+    return list(answer_types(scene, seed))
+
+
+def answer_types(scene: Scene, seed: int = 0) -> dict[str, str]:
+    """kind -> how students answer it on this setting: "choice", "number" or "shape" (the quiz's order)."""
+    out = {}
+    for kind in KINDS:
+        made = quiz_question(kind, scene, seed)
+        if made is not None:
+            out[kind] = made[0].get("answer_type", "choice")
+    return out
 
 
 def quiz_question(kind: str, scene: Scene, seed: int = 0) -> LiveQuestion | None:

@@ -2,6 +2,10 @@
 refusals of a typed answer (`live.err.<code>`), the class's histogram of typed answers."""
 
 STRINGS: dict[str, dict[str, str]] = {
+    # ---- how students answer the kind chosen in the teacher's list (under it)
+    "live.answered_by.choice": {"en": "Students pick one of the options.", "zh": "学生从选项中选一项。"},
+    "live.answered_by.number": {"en": "Students type a number.", "zh": "学生填写一个数。"},
+    "live.answered_by.shape": {"en": "Students type a shape, such as 1 × 11 × 64.", "zh": "学生填写一个形状，例如 1 × 11 × 64。"},
     # ---- refusals of a typed answer (LiveError codes of liveclass.typed)
     "live.err.answer_too_long": {"en": "An answer has at most {limit} characters.",
                                  "zh": "答案最多 {limit} 个字符。"},

@@ -29,7 +29,7 @@ import segno
 import streamlit as st
 
 import i18n
-from explorer.live_questions import ATTEND, attend_question, quiz_kinds, quiz_question
+from explorer.live_questions import ATTEND, answer_types, attend_question, quiz_question
 from explorer.settings_io import SettingsFileError, settings_from_json, settings_to_json
 from liveclass import LiveError, Room, Rooms, StoreUnavailable, follow, open_rooms
 from ui import live_typed
@@ -525,10 +525,12 @@ def answers_csv(store: Rooms, code: str, key: str, options: list[str], room: Roo
 def _ask(ctx: Context) -> None:
     """Send a question to the class: any quiz question on this setting, or the quick 'attend most' one."""
     tr, sc = ctx.t, ctx.scene
-    kinds = [ATTEND, *quiz_kinds(sc)]
+    types = {ATTEND: "choice", **answer_types(sc)}  # how students answer each kind, said under the list
+    kinds = list(types)
     with st.expander(tr("live.ask"), icon=":material/quiz:"):
         kind = st.selectbox(tr("live.ask_kind"), kinds, key="live_ask_kind",
                             format_func=lambda k: tr(f"live.kind.{k}") if f"live.kind.{k}" in i18n.STRINGS else k)
+        st.caption(tr(f"live.answered_by.{types.get(kind, 'choice')}"))
         if kind == ATTEND:
             c1, c2 = st.columns(2)
             c1.selectbox(tr("live.ask_head"), range(sc.n_heads), key="live_ask_head", format_func=lambda h: str(h + 1))
