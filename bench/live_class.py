@@ -67,6 +67,7 @@ class Client:
         self.code: str | None = None
         self.log: list[tuple] = []  # fragment timers given and taken back (LIVE_DEBUG)
         self.upstream = ""  # the server nginx chose for this student
+        self.chart_heads: dict[str, int] = {}  # hash of a cached chart message -> head tiles it draws
 
     async def reader(self) -> None:
         try:
@@ -109,6 +110,11 @@ class Client:
             elif self._run_heads is None and (spec := _chart_spec(el)) is not None:
                 notes = spec.get("layout", {}).get("annotations", [])
                 self._run_heads = sum(1 for a in notes if str(a.get("text", "")).startswith("head "))
+                if fm.hash:
+                    self.chart_heads[fm.hash] = self._run_heads
+        elif kind == "ref_hash":  # a message the browser has cached: the server sends only its hash
+            if self._run_heads is None and fm.ref_hash in self.chart_heads:
+                self._run_heads = self.chart_heads[fm.ref_hash]
         elif kind == "script_finished":
             self.runs += 1
             if self._run_heads is not None:
