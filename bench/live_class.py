@@ -68,6 +68,7 @@ class Client:
         self.log: list[tuple] = []  # fragment timers given and taken back (LIVE_DEBUG)
         self.upstream = ""  # the server nginx chose for this student
         self.chart_heads: dict[str, int] = {}  # hash of a cached chart message -> head tiles it draws
+        self.bar = ""  # what the live-class bar said last: following, exploring, store down
 
     async def reader(self) -> None:
         try:
@@ -100,6 +101,12 @@ class Client:
         elif kind == "delta" and fm.delta.WhichOneof("type") == "new_element":
             el = fm.delta.new_element
             which = el.WhichOneof("type")
+            if which in ("markdown", "alert"):  # what the student's live-class bar says
+                body = el.markdown.body if which == "markdown" else el.alert.body
+                for status, words in (("following", "Following the teacher"), ("exploring", "exploring on your own"),
+                                      ("store down", "cannot be reached")):  # fmt: skip
+                    if words in body:
+                        self.bar = status
             if which == "exception":
                 self.errors.append(f"{self.name}: exception {el.exception.message[:200]}")
             elif which in ("button", "radio", "text_input", "number_input"):
@@ -214,7 +221,8 @@ async def live_class(urls: list[str], n: int, changes: int, rooms, pids: list[in
             if h in s.heads_seen_at:
                 out["follow"].append(s.heads_seen_at[h] - t0)
             else:
-                out["errors"].append(f"{s.name} did not follow h = {h}")
+                out["errors"].append(f"{s.name} did not follow h = {h} (its page shows h = {s.heads_drawn}, "
+                                     f"its bar said: {s.bar or 'nothing'}, timer {'on' if s.timers else 'off'})")
                 if os.environ.get("LIVE_DEBUG"):
                     print(s.name, h, "timers", s.timers, "runs", s.runs, "heads", s.heads_drawn, s.log[-6:],
                           round(time.perf_counter(), 2), flush=True)  # fmt: skip
