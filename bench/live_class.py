@@ -114,11 +114,13 @@ class Client:
                 self.ids[wid.rsplit("-", 1)[-1]] = wid
             elif which == "markdown" and "mha-live-code" in el.markdown.body:
                 self.code = el.markdown.body.split(">")[1].split("<")[0]
-            elif self._run_heads is None and (spec := _chart_spec(el)) is not None:
+            elif (self._run_heads is None or fm.hash) and (spec := _chart_spec(el)) is not None:
                 notes = spec.get("layout", {}).get("annotations", [])
-                self._run_heads = sum(1 for a in notes if str(a.get("text", "")).startswith("head "))
-                if fm.hash:
-                    self.chart_heads[fm.hash] = self._run_heads
+                heads = sum(1 for a in notes if str(a.get("text", "")).startswith("head "))
+                if fm.hash:  # every cached chart: a later run may send only its hash
+                    self.chart_heads[fm.hash] = heads
+                if self._run_heads is None:
+                    self._run_heads = heads
         elif kind == "ref_hash":  # a message the browser has cached: the server sends only its hash
             if self._run_heads is None and fm.ref_hash in self.chart_heads:
                 self._run_heads = self.chart_heads[fm.ref_hash]
