@@ -18,8 +18,8 @@ CONTRIB = (r"\cos\big(\mathrm{head}_i W^O_i,\ \mathrm{head}_j W^O_j\big) = "
 RHO = RHO_LATEX
 
 
-def _cos_map(ctx: Context, m: np.ndarray, title: str, key: tuple, width: float = 1.0):
-    """(`key` is unused: the figure cache keys on every argument of the builder)"""
+def _cos_map(ctx: Context, m: np.ndarray, title: str, width: float = 1.0):
+    """A cosine / rho map, cached on every argument of the builder (the numbers drawn among them)."""
     return cached_figure(head_similarity_figure, m, title, value_name="cos", lang=ctx.lang, style=ctx.style,
                          width_fraction=width)
 
@@ -31,8 +31,7 @@ def head_similarity_section(ctx: Context, prefix: str) -> None:
     st.header(tr("hs.title"))
     st.latex(CONTRIB)
     st.markdown(tr("hs.text"))
-    show(_cos_map(ctx, sc.contrib_sim, tr("hs.fig"), (f"{prefix}_contrib_sim", s, ctx.lang, ctx.style)),
-         key=f"{prefix}_contrib_sim")  # fmt: skip
+    show(_cos_map(ctx, sc.contrib_sim, tr("hs.fig")), key=f"{prefix}_contrib_sim")
     if h < 2:
         st.caption(tr("hs.one_head"))
         return
@@ -61,9 +60,6 @@ def head_similarity_section(ctx: Context, prefix: str) -> None:
                        ca=f"{demo.contrib_after[i, j]:.3f}", lo=f"{lo:.3f}", hi=f"{hi:.3f}"))  # fmt: skip
         left, right = st.columns(2)
         with left:
-            show(_cos_map(ctx, demo.rho_before, tr("hs.rho_before"), (f"{prefix}_rho", s, ctx.lang, ctx.style), 0.5),
-                 key=f"{prefix}_rho")  # fmt: skip
+            show(_cos_map(ctx, demo.rho_before, tr("hs.rho_before"), 0.5), key=f"{prefix}_rho")
         with right:
-            show(_cos_map(ctx, demo.rho_after, tr("hs.rho_after", j=j + 1),
-                          (f"{prefix}_rho_after", s, ctx.lang, ctx.style, j, mode, angle, i), 0.5),
-                 key=f"{prefix}_rho_after")  # fmt: skip
+            show(_cos_map(ctx, demo.rho_after, tr("hs.rho_after", j=j + 1), 0.5), key=f"{prefix}_rho_after")
