@@ -211,10 +211,8 @@ class Rooms:
         if expires <= self.clock():
             raise LiveError("expired", room=code)
         with self._recent_lock:
-            if len(self._recent) >= 2 * self.limits.max_rooms:  # bounded: stale entries go first, then all
-                self._recent = {c: v for c, v in self._recent.items() if now - v[0] < 60.0}
-                if len(self._recent) >= 2 * self.limits.max_rooms:
-                    self._recent.clear()
+            if len(self._recent) >= self.limits.max_rooms:  # bounded: a few bytes a room, at most max_rooms rooms
+                self._recent.clear()  # (only a memo: the next reads go to the store)
             self._recent[code] = (now, version)
         return version
 
