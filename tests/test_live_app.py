@@ -92,19 +92,26 @@ def test_the_teacher_sees_who_is_connected_and_following():
     assert "**2** connected · **1** following" in texts(teacher)
 
 
-def test_question_hidden_until_reveal_counted_once_and_exported_as_text():
-    import i18n
+def send_choice_question(teacher) -> str:
+    """The teacher sends the first multiple-choice kind of the quiz on the default setting (typed ones: their own
+    tests); returns the kind."""
     from explorer import Settings, run_scene
     from explorer.live_questions import quiz_kinds
-    from ui.live import _text, answers_csv, rooms
-
-    teacher, _, (ann, bo) = teacher_and_students(2)
     from explorer.quiz import draw_question
 
     sc = run_scene(Settings())
-    kind = next(k for k in quiz_kinds(sc) if draw_question(k, scene=sc).answer_type == "choice")  # typed: own test
+    kind = next(k for k in quiz_kinds(sc) if draw_question(k, scene=sc).answer_type == "choice")
     teacher.selectbox(key="live_ask_kind").set_value(kind).run()
     teacher.button(key="live_ask_send").click().run()
+    return kind
+
+
+def test_question_hidden_until_reveal_counted_once_and_exported_as_text():
+    import i18n
+    from ui.live import _text, answers_csv, rooms
+
+    teacher, _, (ann, bo) = teacher_and_students(2)
+    kind = send_choice_question(teacher)
     ann.run()
     bo.run()
     room = ann.session_state["_live_room"]

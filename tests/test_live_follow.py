@@ -8,7 +8,12 @@ import json
 
 from liveclass.follow import AGAIN, ECHO_SECONDS, EXPLORE, LANDED, decide, remember
 from tests.conftest import PAGES
-from tests.test_live_app import own_store, teacher_and_students, texts  # noqa: F401 (own_store: autouse fixture)
+from tests.test_live_app import (  # noqa: F401 (own_store: autouse fixture)
+    own_store,
+    send_choice_question,
+    teacher_and_students,
+    texts,
+)
 
 
 def state(page: str = "heads", step: int = 0, **settings: object) -> dict:
@@ -73,15 +78,8 @@ def test_a_following_student_goes_again_however_often_older_values_come_back():
 
 
 def test_the_projector_shows_the_answer_count_live_and_the_histogram_only_after_the_reveal():
-    from explorer import Settings, run_scene
-    from explorer.live_questions import quiz_kinds
-    from explorer.quiz import draw_question
-
     teacher, _, (ann, bo) = teacher_and_students(2)
-    sc = run_scene(Settings())
-    kind = next(k for k in quiz_kinds(sc) if draw_question(k, scene=sc).answer_type == "choice")  # typed: own test
-    teacher.selectbox(key="live_ask_kind").set_value(kind).run()
-    teacher.button(key="live_ask_send").click().run()
+    send_choice_question(teacher)
     assert [m.value for m in teacher.main.get("metric")] == ["0"]
     for n, s in enumerate((ann, bo), start=1):
         qid = s.run().session_state["_live_room"].qid
