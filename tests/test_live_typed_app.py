@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import csv
 import io
+import time
 
 import pytest
 
@@ -32,12 +33,16 @@ def test_a_typed_number_is_answered_counted_once_and_revealed_with_each_students
     from ui.live import answers_csv, rooms
 
     teacher, code, (ann, bo) = teacher_and_students(2)
-    send(teacher, "d_k")
-    room = ann.run().session_state["_live_room"]
+    for _ in range(20):  # the draw follows the clock: Bo's wrong answer h must not be the right one (64 / 8 = 8)
+        send(teacher, "d_k")
+        room = ann.run().session_state["_live_room"]
+        q = room.question
+        d, h = q["prompt"]["params"]["d"], q["prompt"]["params"]["h"]
+        if d // h != h:
+            break
+        time.sleep(1.05)  # the next second: another seed
     bo.run()
-    q = room.question
     assert q["answer_type"] == "number" and "options" not in q and room.answer is None and room.solution is None
-    d, h = q["prompt"]["params"]["d"], q["prompt"]["params"]["h"]
     right = d // h  # the oracle: d_k = d_model / h, from the numbers the students read
     shown = texts(ann)
     assert f"d_model = {d:,}" in shown or str(d) in shown
