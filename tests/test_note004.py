@@ -309,3 +309,15 @@ def test_real_weights_rotation_and_kernel_use_the_layers_biases():
     assert demo.max_output_change < 1e-9
     kv = kernel_view(sc.x_in, sc.w_q_heads[2], sc.w_k_heads[2], True, *sc.qk_biases(2))
     np.testing.assert_allclose(kv.scores, sc.scores[2], atol=1e-3)
+
+
+@pytest.mark.parametrize(("present", "chart_columns"), [(False, 2), (True, 0)])
+def test_the_two_rho_maps_stand_side_by_side_except_on_a_projector(make_app, present, chart_columns):
+    """Half a 1280-px projector is too narrow for 8 heads' numbers in big type: there the maps stack."""
+    at = run_page(make_app, "heads")
+    at.session_state["present"] = present
+    at.session_state["heads_rho_open"] = True
+    at.run()
+    assert not at.exception
+    rho = next(e for e in at.expander if "ρ" in e.label)
+    assert len(rho.columns) == 3 + chart_columns  # the turn, pair and rotation choices, then the maps' own
