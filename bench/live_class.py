@@ -6,7 +6,9 @@ nginx (deploy/nginx.conf) sharing the room store.
 
 Each student opens the join link and then behaves like an idle browser: it answers the fragment timer the server
 asked for (`auto_rerun`) with a fragment rerun, as the frontend does. The teacher changes h a few times; for each
-change we time, per student, from the teacher's request to the end of the student's run that draws the new h.
+change we time, per student, from the teacher's request to the end of the student's run that draws the new h, and
+take the servers' CPU time from the request to the last student's page, per student (the cost of one follow, the
+other students' timers included: a figure that, unlike the times, does not depend on how the runs interleave).
 Then the bench asks a question (through the store, with the teacher key), every student answers through its page
 (one in ten clicks twice), and the answers the store counted are compared with those sent. Last, the server's
 CPU time and memory per idle following student over a quiet window.
@@ -64,6 +66,8 @@ class Client:
         self.errors: list[str] = []
         self.heads_seen_at: dict[int, float] = {}  # h -> when a finished run first showed it
         self._run_heads: int | None = None
+        self._run_notes: list[tuple] = []  # what the current run drew of h (LIVE_DEBUG)
+        self._counts: dict[str, int] = {}  # messages of the current run, by type (LIVE_DEBUG)
         self.code: str | None = None
         self.log: list[tuple] = []  # fragment timers given and taken back (LIVE_DEBUG)
         self.upstream = ""  # the server nginx chose for this student
@@ -81,12 +85,14 @@ class Client:
 
     def _handle(self, fm: ForwardMsg) -> None:
         kind = fm.WhichOneof("type")
+        self._counts[kind] = self._counts.get(kind, 0) + 1
         if fm.metadata.cacheable and fm.hash:
             self.cached.add(fm.hash)
         if kind == "new_session":
             if fm.new_session.page_script_hash:
                 self.page_hash = fm.new_session.page_script_hash
             self._run_heads = None
+            self._run_notes = []
         elif kind == "navigation" and fm.navigation.page_script_hash:
             self.page_hash = fm.navigation.page_script_hash
         elif kind == "page_info_changed":
@@ -112,6 +118,9 @@ class Client:
             elif which in ("button", "radio", "text_input", "number_input"):
                 wid = getattr(el, which).id
                 self.ids[wid.rsplit("-", 1)[-1]] = wid
+                if wid.endswith("-n_heads"):  # the value the page's h field is sent (LIVE_DEBUG)
+                    self._run_notes.append(("h-widget", el.number_input.value if el.number_input.set_value
+                                            else el.number_input.default))  # fmt: skip
             elif which == "markdown" and "mha-live-code" in el.markdown.body:
                 self.code = el.markdown.body.split(">")[1].split("<")[0]
             elif (self._run_heads is None or fm.hash) and (spec := _chart_spec(el)) is not None:
@@ -121,11 +130,17 @@ class Client:
                     self.chart_heads[fm.hash] = heads
                 if self._run_heads is None:
                     self._run_heads = heads
+                self._run_notes.append(("chart", heads, fm.hash[:6]))
         elif kind == "ref_hash":  # a message the browser has cached: the server sends only its hash
             if self._run_heads is None and fm.ref_hash in self.chart_heads:
                 self._run_heads = self.chart_heads[fm.ref_hash]
+            self._run_notes.append(("ref", self.chart_heads.get(fm.ref_hash, "?"), fm.ref_hash[:6]))
         elif kind == "script_finished":
             self.runs += 1
+            if os.environ.get("LIVE_DEBUG"):
+                self.log.append(("run", round(time.perf_counter(), 2), fm.script_finished, self._run_heads,
+                                 dict(self._counts), *self._run_notes[:3]))  # fmt: skip
+            self._run_notes, self._counts = [], {}
             if self._run_heads is not None:
                 self.heads_drawn = self._run_heads
                 self.heads_seen_at.setdefault(self._run_heads, time.perf_counter())
@@ -178,7 +193,7 @@ def widget(wid: str, **value) -> WidgetState:
 
 
 async def live_class(urls: list[str], n: int, changes: int, rooms, pids: list[int]) -> dict:
-    out: dict = {"follow": [], "errors": [], "sent": 0, "counted": 0, "double": 0}
+    out: dict = {"follow": [], "follow_cpu": [], "errors": [], "sent": 0, "counted": 0, "double": 0}
     ticket = rooms.create()
     stop = asyncio.Event()
     # the teacher takes the room back with its key (as after a reload), on the first server
@@ -214,11 +229,14 @@ async def live_class(urls: list[str], n: int, changes: int, rooms, pids: list[in
         await asyncio.sleep(2.0 + moments.random())
         for s, _ in students:
             s.heads_seen_at.pop(h, None)
+        cpu0 = sum(cpu_seconds(p) for p in pids)
         t0 = time.perf_counter()
         await teacher.run(widgets=[widget(teacher.ids["n_heads"], double_value=float(h))], query=f"n_heads={h}")
         deadline = time.monotonic() + 30
         while any(h not in s.heads_seen_at for s, _ in students) and time.monotonic() < deadline:
             await asyncio.sleep(0.05)
+        # the servers' CPU from the teacher's click to the last student's drawn page (the others' timers included)
+        out["follow_cpu"].append((sum(cpu_seconds(p) for p in pids) - cpu0) / n)
         for s, _ in students:
             if h in s.heads_seen_at:
                 out["follow"].append(s.heads_seen_at[h] - t0)
@@ -226,7 +244,8 @@ async def live_class(urls: list[str], n: int, changes: int, rooms, pids: list[in
                 out["errors"].append(f"{s.name} did not follow h = {h} (its page shows h = {s.heads_drawn}, "
                                      f"its bar said: {s.bar or 'nothing'}, timer {'on' if s.timers else 'off'})")
                 if os.environ.get("LIVE_DEBUG"):
-                    print(s.name, h, "timers", s.timers, "runs", s.runs, "heads", s.heads_drawn, s.log[-6:],
+                    print(s.name, h, "timers", s.timers, "runs", s.runs, "heads", s.heads_drawn, "t0", round(t0, 2),
+                          [e for e in s.log if any(isinstance(x, float) and x > t0 - 1.5 for x in e)][:8],
                           round(time.perf_counter(), 2), flush=True)  # fmt: skip
     # idle: every student following, nothing changes
     await asyncio.sleep(3.0)
@@ -344,6 +363,10 @@ def main(argv: list[str] | None = None) -> dict:
         print(f"{label} process{'es' if label == 'two' else ''} ({args.store} store), {args.students} students:")
         print(f"  follow p50 {pct(r['follow'], 50):.2f} s, p95 {pct(r['follow'], 95):.2f} s, max "
               f"{max(r['follow'], default=float('nan')):.2f} s over {len(r['follow'])} follows")  # fmt: skip
+        cpu_ms = sorted(1000 * c for c in r["follow_cpu"])
+        if cpu_ms:
+            print(f"  server CPU per student and follow: median {cpu_ms[len(cpu_ms) // 2]:.0f} ms "
+                  f"(of {len(cpu_ms)} changes: {', '.join(f'{c:.0f}' for c in cpu_ms)})")
         if len(r.get("split", [])) > 1:
             print(f"  students per server (nginx's hash of a random cookie): {r['split']}")
         print(f"  answers sent {r['sent']} (+{r['double']} clicked twice) counted {r['counted']}")
