@@ -6,7 +6,7 @@ import streamlit as st
 from explorer import head_subspace_overlap, off_diagonal, output_by_head
 from figures import matrix_heatmap, tiled_heads
 from mha_core.why import additive_attention, layer_norm_stats, residual_layer_norm
-from ui.chart_element import show
+from ui.chart_element import show, side_by_side
 from ui.context import get_context
 from ui.errata_links import errata_links
 from ui.figure_cache import cached_figure
@@ -69,14 +69,14 @@ st.latex(r"a(q, k) = \frac{q^\top k}{\sqrt{d_k}} \qquad\text{vs}\qquad a(q, k) =
 head = st.selectbox(tr("sub.score.head"), range(h), format_func=lambda i: heads[i], key="sub_score_head")
 st.markdown(tr("sub.score.text", n=head + 1))
 add = additive_attention(scene.q[head], scene.k[head], scene.v[head], seed=settings.seed, mask=scene.mask[head])
-c1, c2 = st.columns(2)
+c1, c2, share = side_by_side(ctx)
 with c1:
     show(cached_figure(
         matrix_heatmap, scene.weights[head], list(scene.tokens), list(scene.kv_tokens), title=tr("sub.score.dot"),
-        kind="weights", lang=lang, style=style, width_fraction=0.5,
+        kind="weights", lang=lang, style=style, width_fraction=share,
     ), key="sub_dot")  # fmt: skip
 with c2:
     show(cached_figure(
         matrix_heatmap, add.weights, list(scene.tokens), list(scene.kv_tokens), title=tr("sub.score.add"),
-        kind="weights", lang=lang, style=style, width_fraction=0.5,
+        kind="weights", lang=lang, style=style, width_fraction=share,
     ), key="sub_add")  # fmt: skip

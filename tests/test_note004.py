@@ -321,3 +321,13 @@ def test_the_two_rho_maps_stand_side_by_side_except_on_a_projector(make_app, pre
     assert not at.exception
     rho = next(e for e in at.expander if "ρ" in e.label)
     assert len(rho.columns) == 3 + chart_columns  # the turn, pair and rotation choices, then the maps' own
+
+
+@pytest.mark.parametrize("present", [False, True])
+def test_the_two_scoring_maps_of_subspaces_stack_on_a_projector(make_app, present):
+    at = run_page(make_app, "subspaces")
+    wide = len(at.columns)
+    at.session_state["present"] = present
+    at.run()
+    assert not at.exception
+    assert len(at.columns) == wide - (2 if present else 0)  # the dot-product and additive maps' two columns

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import plotly.graph_objects as go
@@ -50,6 +51,16 @@ def uses_component() -> bool:
 def _plot_component():
     js = (Path(__file__).with_name("plot.js")).read_text(encoding="utf-8")
     return st.components.v2.component("mha_plot", js=js, isolate_styles=False)
+
+
+def side_by_side(ctx) -> tuple[Any, Any, float]:
+    """Two places for two charts to compare, and the share of the width each gets: two columns on a wide screen;
+    on a projector (presentation or large type) one under the other at full width, since half a 1280-px screen
+    has no room for a heatmap's numbers in big type."""
+    if ctx.large or ctx.present:
+        return st.container(), st.container(), 1.0
+    left, right = st.columns(2)
+    return left, right, 0.5
 
 
 def show(

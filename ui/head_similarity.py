@@ -8,7 +8,7 @@ import streamlit as st
 
 from explorer.derived import head_turn
 from figures import RHO_LATEX, head_similarity_figure
-from ui.chart_element import show
+from ui.chart_element import show, side_by_side
 from ui.context import Context
 from ui.figure_cache import cached_figure
 
@@ -58,12 +58,8 @@ def head_similarity_section(ctx: Context, prefix: str) -> None:
                        scale=f"{demo.output_scale:.2f}", before=f"{demo.rho_before[i, j]:.3f}",
                        after=f"{demo.rho_after[i, j]:.3f}", cb=f"{demo.contrib_before[i, j]:.3f}",
                        ca=f"{demo.contrib_after[i, j]:.3f}", lo=f"{lo:.3f}", hi=f"{hi:.3f}"))  # fmt: skip
-        # side by side on a wide screen; on a projector (big fonts) a half-width map of 8 heads has no room for
-        # its numbers, so one under the other at full width
-        wide = not (ctx.large or ctx.present)
-        left, right = st.columns(2) if wide else (st.container(), st.container())
+        left, right, share = side_by_side(ctx)
         with left:
-            show(_cos_map(ctx, demo.rho_before, tr("hs.rho_before"), 0.5 if wide else 1.0), key=f"{prefix}_rho")
+            show(_cos_map(ctx, demo.rho_before, tr("hs.rho_before"), share), key=f"{prefix}_rho")
         with right:
-            show(_cos_map(ctx, demo.rho_after, tr("hs.rho_after", j=j + 1), 0.5 if wide else 1.0),
-                 key=f"{prefix}_rho_after")  # fmt: skip
+            show(_cos_map(ctx, demo.rho_after, tr("hs.rho_after", j=j + 1), share), key=f"{prefix}_rho_after")
