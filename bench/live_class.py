@@ -68,9 +68,11 @@ class Client:
         self._run_heads: int | None = None
         self._run_notes: list[tuple] = []  # what the current run drew of h (LIVE_DEBUG)
         self._counts: dict[str, int] = {}  # messages of the current run, by type (LIVE_DEBUG)
+        self._seq: list = []  # the current run's messages in order (LIVE_DEBUG)
         self.code: str | None = None
         self.log: list[tuple] = []  # fragment timers given and taken back (LIVE_DEBUG)
         self.upstream = ""  # the server nginx chose for this student
+        self.session_id = ""  # the server's id of this tab's session (LIVE_DEBUG)
         self.chart_heads: dict[str, int] = {}  # hash of a cached chart message -> head tiles it draws
         self.bar = ""  # what the live-class bar said last: following, exploring, store down
 
@@ -86,9 +88,23 @@ class Client:
     def _handle(self, fm: ForwardMsg) -> None:
         kind = fm.WhichOneof("type")
         self._counts[kind] = self._counts.get(kind, 0) + 1
+        if os.environ.get("LIVE_DEBUG"):  # the run's messages in order: lifecycle ones by name, deltas counted
+            seq = self._seq
+            if kind == "delta":
+                seq[-1:] = [seq[-1] + 1] if seq and isinstance(seq[-1], int) else [*seq[-1:], 1]
+            elif kind == "new_session":
+                seq.append("NSf" if fm.metadata.run.fragment_ids else "NS")
+            elif kind == "script_finished":
+                seq.append(f"F{fm.script_finished}")
+            elif kind == "page_info_changed":
+                seq.append("Q:" + fm.page_info_changed.query_string[-12:])
+            else:
+                seq.append(kind[:6])
         if fm.metadata.cacheable and fm.hash:
             self.cached.add(fm.hash)
         if kind == "new_session":
+            if fm.new_session.initialize.session_id:
+                self.session_id = fm.new_session.initialize.session_id
             if fm.new_session.page_script_hash:
                 self.page_hash = fm.new_session.page_script_hash
             self._run_heads = None
@@ -139,8 +155,8 @@ class Client:
             self.runs += 1
             if os.environ.get("LIVE_DEBUG"):
                 self.log.append(("run", round(time.perf_counter(), 2), fm.script_finished, self._run_heads,
-                                 dict(self._counts), *self._run_notes[:3]))  # fmt: skip
-            self._run_notes, self._counts = [], {}
+                                 dict(self._counts), self._seq, *self._run_notes[:3]))  # fmt: skip
+            self._run_notes, self._counts, self._seq = [], {}, []
             if self._run_heads is not None:
                 self.heads_drawn = self._run_heads
                 self.heads_seen_at.setdefault(self._run_heads, time.perf_counter())
@@ -244,7 +260,7 @@ async def live_class(urls: list[str], n: int, changes: int, rooms, pids: list[in
                 out["errors"].append(f"{s.name} did not follow h = {h} (its page shows h = {s.heads_drawn}, "
                                      f"its bar said: {s.bar or 'nothing'}, timer {'on' if s.timers else 'off'})")
                 if os.environ.get("LIVE_DEBUG"):
-                    print(s.name, h, "timers", s.timers, "runs", s.runs, "heads", s.heads_drawn, "t0", round(t0, 2),
+                    print(s.name, s.session_id[-6:], h, "timers", s.timers, "runs", s.runs, "heads", s.heads_drawn, "t0", round(t0, 2),
                           [e for e in s.log if any(isinstance(x, float) and x > t0 - 1.5 for x in e)][:8],
                           round(time.perf_counter(), 2), flush=True)  # fmt: skip
     # idle: every student following, nothing changes

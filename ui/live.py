@@ -32,9 +32,11 @@ import i18n
 from explorer.live_questions import ATTEND, answer_types, attend_question, quiz_question
 from explorer.settings_io import SettingsFileError, settings_from_json, settings_to_json
 from liveclass import LiveError, Room, Rooms, StoreUnavailable, follow, open_rooms
-from ui import live_typed
+from ui import handover, live_typed
 from ui.context import Context, get_context
 from ui.export import apply_to_widgets
+
+handover.install()  # Streamlit 1.67 can lose the end of a page with a fragment timer (ui/handover.py)
 
 POLL_STUDENT = 1.0  # seconds between a student's checks of the room's version
 POLL_TEACHER = 2.0  # seconds between refreshes of the teacher's counts and answers
