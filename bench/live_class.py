@@ -260,7 +260,8 @@ async def live_class(urls: list[str], n: int, changes: int, rooms, pids: list[in
                 out["errors"].append(f"{s.name} did not follow h = {h} (its page shows h = {s.heads_drawn}, "
                                      f"its bar said: {s.bar or 'nothing'}, timer {'on' if s.timers else 'off'})")
                 if os.environ.get("LIVE_DEBUG"):
-                    print(s.name, s.session_id[-6:], h, "timers", s.timers, "runs", s.runs, "heads", s.heads_drawn, "t0", round(t0, 2),
+                    print(s.name, s.session_id[-6:], h, "timers", s.timers, "runs", s.runs, "heads", s.heads_drawn,
+                          "t0", round(t0, 2),
                           [e for e in s.log if any(isinstance(x, float) and x > t0 - 1.5 for x in e)][:8],
                           round(time.perf_counter(), 2), flush=True)  # fmt: skip
     # idle: every student following, nothing changes
