@@ -9,7 +9,7 @@ from mha_core import contribution_similarity
 from pretrained.encoder import DEFAULT_MAX_TOKENS, encode_text
 from pretrained.loading import INSTALL_COMMAND, ModelUnavailable, load_model
 from pretrained.patterns import PATTERNS, best_heads, pattern_scores
-from ui.chart_element import show
+from ui.chart_element import in_a_row, show
 from ui.context import get_context
 from ui.errata_links import errata_links
 from ui.figure_cache import cached_figure
@@ -111,8 +111,9 @@ parts = {
     "o": (att.head_outputs[head].numpy(), tr("minilm.output_title"), None, "signed"),
 }
 for row in (("q", "k", "v"), ("s", "a", "o")):
-    for col, part in zip(st.columns(3), row, strict=True):
+    places, share = in_a_row(ctx, 3, share=0.3)
+    for place, part in zip(places, row, strict=True):
         m, title, cols, kind = parts[part]
-        with col:
+        with place:
             show(cached_figure(matrix_heatmap, m, labels, cols, title=f"{name}: {title}", kind=kind, lang=lang,
-                               style=style, width_fraction=0.3), key=f"minilm_{part}")  # fmt: skip
+                               style=style, width_fraction=share), key=f"minilm_{part}")  # fmt: skip

@@ -4,7 +4,7 @@ import streamlit as st
 
 from explorer import positional_tables
 from figures import pe_curves, pe_heatmap, pe_similarity, wavelength_chart
-from ui.chart_element import show
+from ui.chart_element import show, side_by_side
 from ui.context import get_context
 from ui.figure_cache import cached_figure
 from ui.frame import outside_frame
@@ -35,9 +35,9 @@ if dims:
     show(cached_figure(pe_curves, p, list(dims), lang=lang, style=style), key="pe_curves")
 else:
     st.info(tr("pe.pick_dims"))
-col_a, col_b = st.columns(2)
+col_a, col_b, share = side_by_side(ctx)
 with col_a:
-    show(cached_figure(pe_heatmap, p, lang=lang, style=style, width_fraction=0.45), key="pe_heatmap")
+    show(cached_figure(pe_heatmap, p, lang=lang, style=style, width_fraction=0.9 * share), key="pe_heatmap")
 with col_b:
     show(cached_figure(wavelength_chart, waves, lang=lang, style=style), key="pe_waves")
 st.subheader(tr("pe.similarity"))

@@ -331,3 +331,16 @@ def test_the_two_scoring_maps_of_subspaces_stack_on_a_projector(make_app, presen
     at.run()
     assert not at.exception
     assert len(at.columns) == wide - (2 if present else 0)  # the dot-product and additive maps' two columns
+
+
+@pytest.mark.parametrize(("page", "in_rows"), [("positional", 2), ("minilm", 6)])
+def test_charts_in_a_row_stack_on_a_projector(make_app, page, in_rows):
+    """Positional's heatmap beside its wavelength chart and MiniLM's six part heatmaps (Q K V, S A O, three to a row)
+    stand in columns on a wide screen; on a projector each takes the full width (a third of 1280 px in big type ran
+    the token labels of the x axis into each other)."""
+    at = run_page(make_app, page)
+    wide = len(at.columns)
+    at.session_state["present"] = True
+    at.run()
+    assert not at.exception
+    assert len(at.columns) == wide - in_rows

@@ -53,14 +53,19 @@ def _plot_component():
     return st.components.v2.component("mha_plot", js=js, isolate_styles=False)
 
 
-def side_by_side(ctx) -> tuple[Any, Any, float]:
-    """Two places for two charts to compare, and the share of the width each gets: two columns on a wide screen;
-    on a projector (presentation or large type) one under the other at full width, since half a 1280-px screen
-    has no room for a heatmap's numbers in big type."""
+def in_a_row(ctx, n: int, share: float | None = None) -> tuple[list[Any], float]:
+    """n places for n charts that belong together, and the share of the width each chart is built for: n columns on a
+    wide screen (each `share` wide, 1/n by default); on a projector (presentation or large type) one under the other
+    at full width, since a half or a third of a 1280-px screen has no room for a heatmap's labels in big type."""
     if ctx.large or ctx.present:
-        return st.container(), st.container(), 1.0
-    left, right = st.columns(2)
-    return left, right, 0.5
+        return [st.container() for _ in range(n)], 1.0
+    return list(st.columns(n)), share if share is not None else 1.0 / n
+
+
+def side_by_side(ctx) -> tuple[Any, Any, float]:
+    """Two places for two charts to compare (`in_a_row` of two)."""
+    (left, right), share = in_a_row(ctx, 2)
+    return left, right, share
 
 
 def show(
