@@ -2,13 +2,15 @@
 without N browsers' rendering on the same 2 cores), against one server process and against two processes behind
 nginx (deploy/nginx.conf) sharing the room store.
 
-    python bench/live_class.py [--students 60] [--changes 3] [--store sqlite|redis] [--only one|two]
+    python bench/live_class.py [--students 60] [--changes 3] [--store sqlite|redis] [--only one|two] [--together]
 
 Each student opens the join link and then behaves like an idle browser: it answers the fragment timer the server
-asked for (`auto_rerun`) with a fragment rerun, as the frontend does. The teacher changes h a few times; for each
-change we time, per student, from the teacher's request to the end of the student's run that draws the new h, and
-take the servers' CPU time from the request to the last student's page, per student (the cost of one follow, the
-other students' timers included: a figure that, unlike the times, does not depend on how the runs interleave).
+asked for (`auto_rerun`) with a fragment rerun at each tick, as the frontend's setInterval does from the moment the
+message came (so the 60 tabs tick at the moments of their own joins, spread as the server drew their pages). The
+teacher changes h a few times; for each change we time, per student, from the teacher's request to the end of the
+student's run that draws the new h, and take the servers' CPU time from the request to the last student's page, per
+student (the cost of one follow, the other students' timers included: a figure that, unlike the times, does not
+depend on how the runs interleave).
 Then the bench asks a question (through the store, with the teacher key), every student answers through its page
 (one in ten clicks twice), and the answers the store counted are compared with those sent. Last, the server's
 CPU time and memory per idle following student over a quiet window.
@@ -62,7 +64,7 @@ class Client:
         self.cached: set[str] = set()
         self.ids: dict[str, str] = {}  # widget key -> widget id
         self.texts: list[str] = []
-        self.timers: dict[str, float] = {}  # fragment id -> interval
+        self.timers: dict[str, tuple[float, float]] = {}  # fragment id -> (interval, when the timer was set)
         self.heads_drawn: int | None = None  # head tiles of the first chart of the last full run
         self.finished = asyncio.Event()
         self.runs = 0
@@ -117,7 +119,9 @@ class Client:
         elif kind == "page_info_changed":
             self.query = fm.page_info_changed.query_string
         elif kind == "auto_rerun":  # a full run registers its fragment again, possibly under a new id
-            self.timers = {fm.auto_rerun.fragment_id: fm.auto_rerun.interval}
+            fid, interval = fm.auto_rerun.fragment_id, fm.auto_rerun.interval
+            if self.timers.get(fid, (None, 0.0))[0] != interval:  # the frontend keeps a timer it has (its phase)
+                self.timers = {fid: (interval, time.perf_counter())}
             self.log.append(("auto", fm.auto_rerun.fragment_id[-6:], round(time.perf_counter(), 2)))
         elif kind == "stop_auto_rerun":
             for fid in fm.stop_auto_rerun.fragment_ids:
@@ -191,14 +195,17 @@ class Client:
         await asyncio.wait_for(self.finished.wait(), 60)
 
     async def timer_loop(self, stop: asyncio.Event) -> None:
-        """What the frontend does with `auto_rerun`: rerun the fragment every interval."""
+        """What the frontend does with `auto_rerun`: a setInterval from the moment the message came (a timer it
+        already has for that fragment, at that interval, it keeps), each tick a fragment rerun. So each tab's ticks
+        have the phase of its own join, as in class, not that of the moment this loop started."""
         while not stop.is_set():
-            for fid, interval in list(self.timers.items()):
-                await asyncio.sleep(interval)  # like setInterval: the first rerun one interval after the timer came
-                await self.send(fragment=fid)
-                break
-            else:
+            if not self.timers:
                 await asyncio.sleep(0.2)
+                continue
+            fid, (interval, start) = next(iter(self.timers.items()))
+            await asyncio.sleep(interval - (time.perf_counter() - start) % interval)  # to the timer's next tick
+            if self.timers.get(fid, (None, None))[1] == start:  # not replaced meanwhile
+                await self.send(fragment=fid)
 
 
 async def connect(url: str, name: str):
@@ -216,7 +223,7 @@ def widget(wid: str, **value) -> WidgetState:
     return w
 
 
-async def live_class(urls: list[str], n: int, changes: int, rooms, pids: list[int]) -> dict:
+async def live_class(urls: list[str], n: int, changes: int, rooms, pids: list[int], together: bool = False) -> dict:
     out: dict = {"follow": [], "follow_cpu": [], "bench_cpu": [], "errors": [], "sent": 0, "counted": 0, "double": 0}
     ticket = rooms.create()
     stop = asyncio.Event()
@@ -234,6 +241,10 @@ async def live_class(urls: list[str], n: int, changes: int, rooms, pids: list[in
     for i in range(n):
         students.append(await connect(urls[i % len(urls)], f"student{i}"))
     await asyncio.gather(*(s.run(query=f"join={ticket.code}") for s, _ in students))
+    if together:  # the worst case: every tab's timer ticks at the same moment (as if all had joined at once)
+        now = time.perf_counter()
+        for s, _ in students:
+            s.timers = {fid: (interval, now) for fid, (interval, _) in s.timers.items()}
     timers = [asyncio.create_task(s.timer_loop(stop)) for s, _ in students]
     deadline = time.monotonic() + 60
     while any(s.heads_drawn != 8 for s, _ in students) and time.monotonic() < deadline:
@@ -340,7 +351,7 @@ def _debug_server(port: int) -> subprocess.Popen:
     return proc
 
 
-def measure(n_servers: int, n: int, changes: int, store: str, redis_url: str | None) -> dict:
+def measure(n_servers: int, n: int, changes: int, store: str, redis_url: str | None, together: bool = False) -> dict:
     with ExitStack() as stack:
         tmp = Path(stack.enter_context(tempfile.TemporaryDirectory()))
         os.environ["MHA_LIVE_DB"] = str(tmp / "live.sqlite3")
@@ -361,7 +372,7 @@ def measure(n_servers: int, n: int, changes: int, store: str, redis_url: str | N
         urls = [nginx_in_front(stack, addrs)] if n_servers == 2 else [f"ws://{addrs[0]}"]
         asyncio.run(live_class(urls, 2, 1, rooms, [p.pid for p in procs]))  # warm-up: imports, caches
         rss0 = sum(rss_mb(p.pid) for p in procs)
-        res = asyncio.run(live_class(urls, n, changes, rooms, [p.pid for p in procs]))
+        res = asyncio.run(live_class(urls, n, changes, rooms, [p.pid for p in procs], together))
         res["rss_per_student"] = (res["rss"] - rss0) / n
         return res
 
@@ -372,6 +383,7 @@ def main(argv: list[str] | None = None) -> dict:
     ap.add_argument("--changes", type=int, default=3)
     ap.add_argument("--store", choices=("sqlite", "redis"), default="sqlite")
     ap.add_argument("--only", choices=("one", "two"), default=None)
+    ap.add_argument("--together", action="store_true", help="every student's timer ticks at the same moment")
     args = ap.parse_args(argv)
     redis_url = None
     with ExitStack() as stack:
@@ -384,7 +396,7 @@ def main(argv: list[str] | None = None) -> dict:
         for label, n_servers in (("one", 1), ("two", 2)):
             if args.only and args.only != label:
                 continue
-            results[label] = measure(n_servers, args.students, args.changes, args.store, redis_url)
+            results[label] = measure(n_servers, args.students, args.changes, args.store, redis_url, args.together)
     for label, r in results.items():
         print(f"{label} process{'es' if label == 'two' else ''} ({args.store} store), {args.students} students:")
         print(f"  follow p50 {pct(r['follow'], 50):.2f} s, p95 {pct(r['follow'], 95):.2f} s, max "
