@@ -4,9 +4,10 @@ nginx (deploy/nginx.conf) sharing the room store.
 
     python bench/live_class.py [--students 60] [--changes 3] [--store sqlite|redis] [--only one|two] [--together]
 
-Each student opens the join link and then behaves like an idle browser: it answers the fragment timer the server
-asked for (`auto_rerun`) with a fragment rerun at each tick, as the frontend's setInterval does from the moment the
-message came (so the 60 tabs tick at the moments of their own joins, spread as the server drew their pages). The
+Each student opens the join link, 0.1 s after the one before (as students scan the code one after another), and then
+behaves like an idle browser: it answers the fragment timer the server asked for (`auto_rerun`) with a fragment rerun
+at each tick, as the frontend's setInterval does from the moment the message came, so each tab ticks at the phase of
+its own join. `--together` makes the worst case: everyone joins at once and every timer ticks at the same moment. The
 teacher changes h a few times; for each change we time, per student, from the teacher's request to the end of the
 student's run that draws the new h, and take the servers' CPU time from the request to the last student's page, per
 student (the cost of one follow, the other students' timers included: a figure that, unlike the times, does not
@@ -44,6 +45,7 @@ from bench.load_test import _chart_spec, pct, rss_mb, start_server  # noqa: E402
 from tests.browser import free_port  # noqa: E402
 
 CLK = os.sysconf("SC_CLK_TCK")
+JOIN_GAP = 0.1  # seconds between two students' joins (60 students: 6 s); with --together all at once
 # head tiles of a chart by its message hash, read once for all tabs: the 60 students get the same figures, and parsing
 # each one 60 times took the bench's own process a share of the 2 cores the servers are measured on
 HEADS_BY_HASH: dict[str, int] = {}
@@ -240,12 +242,20 @@ async def live_class(urls: list[str], n: int, changes: int, rooms, pids: list[in
     students = []
     for i in range(n):
         students.append(await connect(urls[i % len(urls)], f"student{i}"))
-    await asyncio.gather(*(s.run(query=f"join={ticket.code}") for s, _ in students))
+
+    async def join(i: int, s: Client) -> None:  # students come in one after another, as they scan the code
+        await asyncio.sleep(0.0 if together else i * JOIN_GAP)
+        await s.run(query=f"join={ticket.code}")
+
+    await asyncio.gather(*(join(i, s) for i, (s, _) in enumerate(students)))
     if together:  # the worst case: every tab's timer ticks at the same moment (as if all had joined at once)
         now = time.perf_counter()
         for s, _ in students:
             s.timers = {fid: (interval, now) for fid, (interval, _) in s.timers.items()}
     timers = [asyncio.create_task(s.timer_loop(stop)) for s, _ in students]
+    # where in its period each tab's timer ticks, in tenths: how spread the class's checks are
+    out["phases"] = Counter(int(10 * (start % interval) / interval) for s, _ in students
+                            for interval, start in s.timers.values())  # fmt: skip
     deadline = time.monotonic() + 60
     while any(s.heads_drawn != 8 for s, _ in students) and time.monotonic() < deadline:
         await asyncio.sleep(0.2)
@@ -383,7 +393,8 @@ def main(argv: list[str] | None = None) -> dict:
     ap.add_argument("--changes", type=int, default=3)
     ap.add_argument("--store", choices=("sqlite", "redis"), default="sqlite")
     ap.add_argument("--only", choices=("one", "two"), default=None)
-    ap.add_argument("--together", action="store_true", help="every student's timer ticks at the same moment")
+    ap.add_argument("--together", action="store_true",
+                    help="every student joins at once and their timers tick at the same moment (the worst case)")
     args = ap.parse_args(argv)
     redis_url = None
     with ExitStack() as stack:
@@ -406,6 +417,8 @@ def main(argv: list[str] | None = None) -> dict:
             print(f"  server CPU per student and follow: median {cpu_ms[len(cpu_ms) // 2]:.0f} ms "
                   f"(of {len(cpu_ms)} changes: {', '.join(f'{c:.0f}' for c in cpu_ms)}); the bench's own "
                   f"{1000 * sorted(r['bench_cpu'])[len(cpu_ms) // 2]:.0f} ms")  # fmt: skip
+        if r.get("phases"):
+            print(f"  timer ticks by tenth of the period: {[r['phases'].get(i, 0) for i in range(10)]}")
         if len(r.get("split", [])) > 1:
             print(f"  students per server (nginx's hash of a random cookie): {r['split']}")
         print(f"  answers sent {r['sent']} (+{r['double']} clicked twice) counted {r['counted']}")
