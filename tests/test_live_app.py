@@ -246,3 +246,14 @@ def test_redis_going_away_and_coming_back_in_the_app(tmp_path, monkeypatch):
             assert student.number_input(key="n_heads").value == 4
         finally:
             stop(back)
+
+
+def test_the_quiz_pages_class_link_of_a_student_joins_the_class_but_not_as_that_student():
+    """A student's own id in a link they pass on would make whoever opens it answer as that student: one of the two
+    answers would be lost."""
+    teacher, code, (student,) = teacher_and_students()
+    teacher.switch_page(PAGES["quiz"]).run()
+    student.run()  # the student follows the teacher to the quiz
+    assert student.session_state["_live_sid"] and not student.exception
+    link = next(c.value for c in student.code if "quiz=" in c.value)
+    assert f"join={code}" in link and "me=" not in link

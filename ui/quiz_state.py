@@ -120,8 +120,11 @@ def write_url(questions: Sequence[Question], current: dict[str, dict[str, Any]])
 
 def class_link(lang: str) -> str:
     """This page's link for the class: the setting, the question set and the teacher's language, without this
-    browser's answers (`qa`) or the projector's display options (the address bar would hand out the answers)."""
-    params = {k: st.query_params.get(k) for k in st.query_params if k not in (ANSWERS_PARAM, "present", "large")}
+    browser's answers (`qa`), the projector's display options (the address bar would hand out the answers) or a live
+    class student's own id (`me`: whoever opened the link would answer as that student, and one of the two answers
+    would be lost); the room's code stays, so the link still joins the class, as a student of its own."""
+    private = (ANSWERS_PARAM, "present", "large", "me")
+    params = {k: st.query_params.get(k) for k in st.query_params if k not in private}
     params[SEED_PARAM], params["lang"] = str(seed()), lang
     return f"{st.context.url or ''}?{urlencode(params)}"
 
