@@ -323,21 +323,11 @@ def test_the_two_rho_maps_stand_side_by_side_except_on_a_projector(make_app, pre
     assert len(rho.columns) == 3 + chart_columns  # the turn, pair and rotation choices, then the maps' own
 
 
-@pytest.mark.parametrize("present", [False, True])
-def test_the_two_scoring_maps_of_subspaces_stack_on_a_projector(make_app, present):
-    at = run_page(make_app, "subspaces")
-    wide = len(at.columns)
-    at.session_state["present"] = present
-    at.run()
-    assert not at.exception
-    assert len(at.columns) == wide - (2 if present else 0)  # the dot-product and additive maps' two columns
-
-
-@pytest.mark.parametrize(("page", "in_rows"), [("positional", 2), ("minilm", 6)])
+@pytest.mark.parametrize(("page", "in_rows"), [("subspaces", 2), ("positional", 2), ("minilm", 6)])
 def test_charts_in_a_row_stack_on_a_projector(make_app, page, in_rows):
-    """Positional's heatmap beside its wavelength chart and MiniLM's six part heatmaps (Q K V, S A O, three to a row)
-    stand in columns on a wide screen; on a projector each takes the full width (a third of 1280 px in big type ran
-    the token labels of the x axis into each other)."""
+    """Subspaces' two scoring maps, Positional's heatmap beside its wavelength chart and MiniLM's six part heatmaps
+    (Q K V, S A O, three to a row) stand in columns on a wide screen; on a projector each takes the full width (half
+    or a third of 1280 px in big type ran the numbers and the x axis's token labels into each other)."""
     at = run_page(make_app, page)
     wide = len(at.columns)
     at.session_state["present"] = True
