@@ -29,6 +29,7 @@ from streamlit.proto.BackMsg_pb2 import BackMsg  # noqa: E402
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg  # noqa: E402
 
 from tests.browser import free_port  # noqa: E402
+from ui.chart_element import unpack  # noqa: E402
 
 
 def rss_mb(pid: int) -> float:
@@ -96,8 +97,8 @@ class Session:
 def _chart_spec(el) -> dict | None:
     """The figure of a chart element: the app's ui/plot.js component, or a st.plotly_chart (the fallback)."""
     kind = el.WhichOneof("type")
-    if kind == "bidi_component" and el.bidi_component.WhichOneof("data") == "json":
-        data = json.loads(el.bidi_component.json)
+    if kind == "bidi_component" and el.bidi_component.WhichOneof("data") == "bytes":  # ui/chart_element.payload
+        data = unpack(el.bidi_component.bytes)
         return json.loads(data["spec"]) if "spec" in data else None
     if kind == "plotly_chart":
         return json.loads(el.plotly_chart.spec)

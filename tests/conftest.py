@@ -34,12 +34,21 @@ def charts(at) -> list:
     return drawn or list(at.get("plotly_chart"))
 
 
+def chart_data(el) -> dict:
+    """What a chart element of ui/plot.js carries: its version `v`, plotly `config`, `src`, `failed`, and `spec`
+    (the figure's JSON), read back from the bytes ui/chart_element.payload makes."""
+    from ui.chart_element import unpack
+
+    assert el.proto.WhichOneof("data") == "bytes", "a chart's data goes as bytes (ui/chart_element.payload)"
+    return unpack(el.proto.bytes)
+
+
 def chart_spec(el) -> dict:
     """The plotly figure (data, layout) one chart element carries. Every figure a test reads is checked
     to use only trace types that the browser's plotly.js bundle holds (static/, the cartesian bundle)."""
     from ui.chart_element import TRACE_TYPES
 
-    spec = json.loads(json.loads(el.proto.json)["spec"]) if el.type == "bidi_component" else json.loads(el.proto.spec)
+    spec = json.loads(chart_data(el)["spec"] if el.type == "bidi_component" else el.proto.spec)
     missing = {trace.get("type", "scatter") for trace in spec.get("data", [])} - TRACE_TYPES
     assert not missing, f"trace types {missing} are not in the vendored plotly.js bundle"
     return spec

@@ -15,7 +15,7 @@ from explorer.settings_io import SettingsFileError, settings_from_json, settings
 from figures import matrix_heatmap, tiled_heads
 from figures.resolution import block_factor, block_mean
 from i18n import t
-from tests.conftest import APP, PAGES, chart_spec, charts
+from tests.conftest import APP, PAGES, chart_data, chart_spec, charts
 
 LONG = " ".join(f"w{i}" for i in range(64))  # 64 tokens: the largest sentence allowed
 LARGEST = {"preset": "custom", "text": LONG, "d_model": 1024, "n_heads": 16}
@@ -138,7 +138,7 @@ def _app(state: dict):
 def _sent(el) -> str:
     """The figure JSON exactly as the chart element sends it."""
     chart_spec(el)  # checks its trace types too
-    return json.loads(el.proto.json)["spec"] if el.type == "bidi_component" else el.proto.spec
+    return chart_data(el)["spec"] if el.type == "bidi_component" else el.proto.spec
 
 
 @pytest.mark.parametrize("cross", [False, True])

@@ -13,7 +13,7 @@ from pathlib import Path
 import plotly
 import plotly.graph_objects as go
 
-from tests.conftest import chart_spec, charts
+from tests.conftest import chart_data, chart_spec, charts
 from tests.test_app import run_page
 from ui import chart_element as ui_charts
 from ui.figure_cache import FrozenFigure
@@ -24,7 +24,7 @@ def test_the_app_draws_with_the_component_and_sends_each_figure_with_its_version
     els = charts(at)
     assert els and all(el.type == "bidi_component" for el in els)
     for el in els:
-        data = json.loads(el.proto.json)
+        data = chart_data(el)
         assert set(data) == {"spec", "v", "config", "src", "failed"}
         assert data["src"] == f"app/static/{ui_charts.STATIC_NAME}"
         assert data["config"]["displaylogo"] is False and data["config"]["toImageButtonOptions"]["format"] == "png"
@@ -37,11 +37,11 @@ def test_the_app_draws_with_the_component_and_sends_each_figure_with_its_version
 
 def test_the_version_follows_the_figure_and_the_key_keeps_the_element(make_app):
     at = run_page(make_app, "heads")
-    before = {el.proto.id: json.loads(el.proto.json)["v"] for el in charts(at)}
+    before = {el.proto.id: chart_data(el)["v"] for el in charts(at)}
     at.run()  # the same setting: the same versions
-    assert {el.proto.id: json.loads(el.proto.json)["v"] for el in charts(at)} == before
+    assert {el.proto.id: chart_data(el)["v"] for el in charts(at)} == before
     at.sidebar.number_input(key="n_heads").set_value(4).run()
-    after = {el.proto.id: json.loads(el.proto.json)["v"] for el in charts(at)}
+    after = {el.proto.id: chart_data(el)["v"] for el in charts(at)}
     # keyed elements keep their id (the browser keeps the chart and updates it in place) ...
     tiled_id = next(i for i in before if i.endswith("heads_tiled"))
     assert tiled_id in after
@@ -51,7 +51,7 @@ def test_the_version_follows_the_figure_and_the_key_keeps_the_element(make_app):
 
 def test_zh_session_gets_the_failure_message_in_chinese(make_app):
     at = run_page(make_app, "heads", lang="zh")
-    data = json.loads(charts(at)[0].proto.json)
+    data = chart_data(charts(at)[0])
     assert "plotly.js" in data["failed"] and "无法绘制" in data["failed"]
 
 

@@ -102,9 +102,9 @@ def test_reset_brings_back_the_default_setting_and_page_choices(make_app):
 
 def test_png_exports_are_named_after_the_chart_and_setting(make_app):
     at = open_at(make_app, "heads", mask="causal")
-    from tests.conftest import charts
+    from tests.conftest import chart_data, charts
 
-    configs = [json.loads(el.proto.json)["config"] for el in charts(at) if el.type == "bidi_component"] or [
+    configs = [chart_data(el)["config"] for el in charts(at) if el.type == "bidi_component"] or [
         json.loads(el.proto.config) for el in charts(at)
     ]
     names = [c["toImageButtonOptions"]["filename"] for c in configs]

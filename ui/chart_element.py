@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -68,6 +69,19 @@ def side_by_side(ctx) -> tuple[Any, Any, float]:
     return left, right, share
 
 
+def payload(head: dict, spec: str) -> bytes:
+    """What ui/plot.js receives: one line of JSON (`head`), then the figure's JSON as it is. As bytes, Streamlit
+    forwards it untouched; a dict would be JSON-encoded again (the figure escaped into a string) and searched for
+    data frames on every run of every session, the larger part of a chart's cost to the server."""
+    return json.dumps(head, ensure_ascii=False, separators=(",", ":")).encode() + b"\n" + spec.encode()
+
+
+def unpack(raw: bytes) -> dict:
+    """`payload` read back (tests, benchmarks): the head's entries and `spec`, the figure's JSON."""
+    head, _, spec = bytes(raw).partition(b"\n")
+    return {**json.loads(head), "spec": spec.decode()}
+
+
 def show(
     fig: go.Figure | FrozenFigure, key: str, tensor: np.ndarray | None = None, rows: Sequence[str] | None = None,
     cols: Sequence[str] | None = None, label: str = "CSV",
@@ -78,10 +92,9 @@ def show(
 
     png = png_options(key)  # the PNG export is named after the chart and its setting
     if uses_component():
-        data = {"spec": frozen.json, "v": frozen.version, "config": {**_COMPONENT_CONFIG, **png},
-                "src": f"app/static/{STATIC_NAME}",
+        head = {"v": frozen.version, "config": {**_COMPONENT_CONFIG, **png}, "src": f"app/static/{STATIC_NAME}",
                 "failed": t("chart.failed", str(st.session_state.get("lang", "en")))}  # fmt: skip
-        _plot_component()(data=data, key=key, width="stretch")
+        _plot_component()(data=payload(head, frozen.json), key=key, width="stretch")
     else:
         st.plotly_chart(frozen.figure(), width="stretch", config={**_CONFIG, **png}, key=key)
     if tensor is not None:
