@@ -38,9 +38,9 @@ from ui.export import apply_to_widgets
 
 handover.install()  # Streamlit 1.67 can lose the end of a page with a fragment timer (ui/handover.py)
 
-POLL_STUDENT = 1.0  # seconds between a student's checks of the room's version
+POLL_STUDENT = 0.5  # seconds between a student's checks of the room's version
 POLL_TEACHER = 2.0  # seconds between refreshes of the teacher's counts and answers
-VERSION_AGE = 0.25  # seconds a version read by this process serves its other students (Rooms.version)
+VERSION_AGE = 0.1  # seconds a version read by this process serves its other students (Rooms.version)
 BEAT = 5.0  # seconds between a student's heartbeats (presence counts a student for 15 s)
 
 ROLE, CODE, KEY, SID = "_live_role", "_live_code", "_live_key", "_live_sid"
