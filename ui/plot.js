@@ -54,7 +54,7 @@ function unpack(raw) {
 }
 
 export default function ({ data: raw, parentElement }) {
-  const data = ArrayBuffer.isView(raw) ? unpack(raw) : raw;
+  const data = unpack(raw);
   let el = parentElement.querySelector(":scope > .mha-plot");
   if (!el) {
     el = document.createElement("div");

@@ -1,7 +1,7 @@
 """Costs of Streamlit 1.67 that every run pays, removed without changing what Streamlit does.
 
 A live class reruns the page of every following student when the teacher changes something, so a run's fixed
-cost is paid 60 times in a row by one server process (bench/live_class.py). Profiled with py-spy, three pieces of
+cost is paid 60 times in a row by one server process (bench/live_class.py). Profiled with py-spy, four pieces of
 Streamlit redo the same work on every call:
 
 - The session-state presenter of a components-v2 element (our charts, the clicker keys, the theme switch)
@@ -15,6 +15,9 @@ Streamlit redo the same work on every call:
 - Every message a script queues (a page has about 70) wakes the event loop with `call_soon_threadsafe`, a write
   to the loop's wake-up pipe each time, though one wake-up sends everything queued until the loop runs. Here a
   message queued while a wake-up is still pending asks for none; the loop sends it with the others.
+- Before that, the session hands each of those messages (each ScriptRunner event) to the event loop with a
+  `call_soon_threadsafe` of its own: a wake-up of the loop and a switch of threads per element. Here the events
+  queue in order and one hand-over takes every event queued while it is pending.
 
 Each fix applies only to the Streamlit version it was written against (STREAMLIT_VERSION); on any other
 version, or with MHA_STREAMLIT_FIXES=off in the environment, `install()` changes nothing and the app runs as
@@ -202,18 +205,16 @@ def install() -> bool:
         if not _installed:
             from streamlit import config
             from streamlit.components.v2.bidi_component import main as bidi_main
-
-            ORIGINAL["make_bidi_component_presenter"] = bidi_main.make_bidi_component_presenter
-            ORIGINAL["get_options_for_section"] = config.get_options_for_section
+            from streamlit.runtime.app_session import AppSession
             from streamlit.runtime.runtime import Runtime
 
-            ORIGINAL["_enqueued_some_message"] = Runtime._enqueued_some_message
-            Runtime._enqueued_some_message = _enqueued_some_message
-            from streamlit.runtime.app_session import AppSession
-
-            ORIGINAL["_on_scriptrunner_event"] = AppSession._on_scriptrunner_event
-            AppSession._on_scriptrunner_event = _on_scriptrunner_event
+            ORIGINAL.update(make_bidi_component_presenter=bidi_main.make_bidi_component_presenter,
+                            get_options_for_section=config.get_options_for_section,
+                            _enqueued_some_message=Runtime._enqueued_some_message,
+                            _on_scriptrunner_event=AppSession._on_scriptrunner_event)  # fmt: skip
             bidi_main.make_bidi_component_presenter = make_bidi_component_presenter
             config.get_options_for_section = get_options_for_section
+            Runtime._enqueued_some_message = _enqueued_some_message
+            AppSession._on_scriptrunner_event = _on_scriptrunner_event
             _installed = True
     return True
