@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.browser import CHART, CHROMIUM, CHROMIUM_ARGS, streamlit_server, wait_idle
+from tests.browser import ALL_CHARTS_DRAWN, CHART, CHROMIUM, CHROMIUM_ARGS, streamlit_server, wait_idle
 
 pytestmark = pytest.mark.browser
 
@@ -257,6 +257,44 @@ def test_a_changed_chart_is_updated_in_place_with_its_toolbar(browser, server):
     assert not [t for t in titles if "Share" in t], "no button that uploads the figure to a cloud service"
     assert_no_exception(page)
     page.context.close()
+
+
+# the x labels under the head tiles, and how many pairs of them cover each other (more than a pixel each way)
+X_LABELS = """(sel) => {
+  const boxes = [...document.querySelectorAll(sel + ' .xtick text')].map((e) => e.getBoundingClientRect())
+    .filter((r) => r.width > 0);
+  let touching = 0;
+  for (let i = 0; i < boxes.length; i++) for (let j = i + 1; j < boxes.length; j++) {
+    const a = boxes[i], b = boxes[j];
+    const wide = Math.min(a.right, b.right) - Math.max(a.left, b.left);
+    if (wide > 1 && Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > 1) touching++;
+  }
+  return [boxes.length, touching];
+}"""
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_token_labels_are_thinned_on_a_phone_and_all_back_on_a_wide_screen(browser, server, lang):
+    """On a phone the server's token labels (11 per tile) were stacked on the same pixels; ui/plot.js keeps every
+    other one of each tile there, and shows all of them again when the chart is wide."""
+    ctx = browser.new_context(viewport={"width": 390, "height": 844})
+    page = ctx.new_page()
+    page.goto(f"{server}/heads?n_heads=2&lang={lang}")
+    wait_idle(page)
+    page.wait_for_function(ALL_CHARTS_DRAWN, timeout=30_000)
+    page.locator(TILED).scroll_into_view_if_needed()
+    page.wait_for_function(f"(sel) => {{ const [n, t] = ({X_LABELS})(sel); return n > 0 && t === 0; }}",
+                           arg=TILED, timeout=20_000)  # fmt: skip
+    shown, _ = page.evaluate(X_LABELS, TILED)
+    assert 2 * 3 <= shown < 2 * 11, shown  # thinned, but every tile still labelled
+    texts = page.evaluate("(sel) => [...document.querySelectorAll(sel + ' .xtick text')].map(e => e.textContent)",
+                          TILED)  # fmt: skip
+    half = len(texts) // 2
+    assert texts[:half] == texts[half:], "both tiles show the same tokens"
+    page.set_viewport_size({"width": 1440, "height": 900})
+    page.wait_for_function(f"(sel) => ({X_LABELS})(sel)[0] === 22", arg=TILED, timeout=20_000)
+    assert_no_exception(page)
+    ctx.close()
 
 
 def test_a_chart_says_so_when_plotly_js_cannot_load(browser, server):

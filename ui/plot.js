@@ -53,6 +53,47 @@ function unpack(raw) {
   return { ...JSON.parse(text.slice(0, cut)), spec: text.slice(cut + 1) };
 }
 
+// Labels given one by one (tickvals/ticktext: tokens under a heatmap) are planned on the server for a desktop width.
+// On a phone a tile is a third as wide and its labels, stacked on the same pixels, became unreadable; so when two
+// neighbouring labels are closer than their font is tall, only every k-th of each tile is shown (k as small as fits),
+// and all of them again when the chart is wide enough. The hover still names every cell.
+const AXES = ["xaxis", "yaxis"];
+function explicitTicks(layout) {
+  const ticks = {};
+  for (const name of AXES) {
+    const ax = layout[name];
+    if (ax && Array.isArray(ax.tickvals) && Array.isArray(ax.ticktext) && ax.tickvals.length > 2) {
+      ticks[name] = { vals: ax.tickvals, text: ax.ticktext, shown: 1 };
+    }
+  }
+  return ticks;
+}
+function thinTicks(el, ticks) {
+  const full = el._fullLayout;
+  if (!full || !window.Plotly) return Promise.resolve();
+  const update = {};
+  for (const [name, tk] of Object.entries(ticks)) {
+    const ax = full[name];
+    if (!ax || !ax._length || !ax.range) continue;
+    const perUnit = ax._length / Math.abs(ax.range[1] - ax.range[0]);
+    let gap = Infinity;
+    for (let i = 1; i < tk.vals.length; i++) gap = Math.min(gap, Math.abs(tk.vals[i] - tk.vals[i - 1]) * perUnit);
+    const font = (ax.tickfont && ax.tickfont.size) || 12;
+    const every = Math.max(1, Math.ceil((1.15 * font) / gap));
+    if (every === tk.shown) continue;
+    tk.shown = every;
+    // counted from the start of each tile (a wider gap starts one), so that every tile shows the same labels
+    const keep = [];
+    for (let i = 0, inTile = 0; i < tk.vals.length; i++, inTile++) {
+      if (i > 0 && Math.abs(tk.vals[i] - tk.vals[i - 1]) * perUnit > 1.5 * gap) inTile = 0;
+      if (inTile % every === 0) keep.push(i);
+    }
+    update[`${name}.tickvals`] = keep.map((i) => tk.vals[i]);
+    update[`${name}.ticktext`] = keep.map((i) => tk.text[i]);
+  }
+  return Object.keys(update).length ? window.Plotly.relayout(el, update) : Promise.resolve();
+}
+
 export default function ({ data: raw, parentElement }) {
   const data = unpack(raw);
   let el = parentElement.querySelector(":scope > .mha-plot");
@@ -71,7 +112,9 @@ export default function ({ data: raw, parentElement }) {
       if (!window.Plotly || !el.dataset.drawn || width === 0 || width === state.width) return;
       state.width = width;
       cancelAnimationFrame(state.frame);
-      state.frame = requestAnimationFrame(() => window.Plotly.Plots.resize(el));
+      state.frame = requestAnimationFrame(() =>
+        Promise.resolve(window.Plotly.Plots.resize(el)).then(() => thinTicks(el, state.ticks || {})),
+      );
     });
     state.observer.observe(el);
   }
@@ -84,10 +127,13 @@ export default function ({ data: raw, parentElement }) {
         el.textContent = "";
         delete el.dataset.failed;
       }
-      return Plotly.react(el, fig.data || [], fig.layout || {}, data.config || {}).then(() => {
-        state.width = Math.round(el.getBoundingClientRect().width);
-        if (state.want === data.v) el.dataset.drawn = data.v;
-      });
+      state.ticks = explicitTicks(fig.layout || {});
+      return Plotly.react(el, fig.data || [], fig.layout || {}, data.config || {})
+        .then(() => thinTicks(el, state.ticks))
+        .then(() => {
+          state.width = Math.round(el.getBoundingClientRect().width);
+          if (state.want === data.v) el.dataset.drawn = data.v;
+        });
     };
     const drawn = window.Plotly ? Promise.resolve().then(draw) : loadPlotly(data.src).then(() => inTurn(draw));
     drawn.catch(() => showFailure(el, data.failed));
