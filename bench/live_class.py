@@ -8,10 +8,11 @@ Each student opens the join link, 0.1 s after the one before (as students scan t
 behaves like an idle browser: it answers the fragment timer the server asked for (`auto_rerun`) with a fragment rerun
 at each tick, as the frontend's setInterval does from the moment the message came, so each tab ticks at the phase of
 its own join. `--together` makes the worst case: everyone joins at once and every timer ticks at the same moment. The
-teacher changes h a few times; for each change we time, per student, from the teacher's request to the end of the
-student's run that draws the new h, and take the servers' CPU time from the request to the last student's page, per
-student (the cost of one follow, the other students' timers included: a figure that, unlike the times, does not
-depend on how the runs interleave).
+teacher changes h `--changes` times (4, 2, 8, 4, 2, 8, ...); for each change we time, per student, from the
+teacher's request to the end of the student's run that draws the new h, and take the servers' CPU time from the
+request to the last student's page, per student (the cost of one follow, the other students' timers included: a
+figure that, unlike the times, does not depend on how the runs interleave). Each change's own p95, CPU and page
+runs per student are printed too: the p95 of the whole run is that of its slowest change.
 Then the bench asks a question (through the store, with the teacher key), every student answers through its page
 (one in ten clicks twice), and the answers the store counted are compared with those sent. Last, the server's
 CPU time and memory per idle following student over a quiet window.
@@ -70,6 +71,7 @@ class Client:
         self.heads_drawn: int | None = None  # head tiles of the first chart of the last full run
         self.finished = asyncio.Event()
         self.runs = 0
+        self.full_runs = 0  # runs of the whole page (not of a fragment alone) this tab was sent
         self.errors: list[str] = []
         self.heads_seen_at: dict[int, float] = {}  # h -> when a finished run first showed it
         self._run_heads: int | None = None
@@ -110,6 +112,8 @@ class Client:
         if fm.metadata.cacheable and fm.hash:
             self.cached.add(fm.hash)
         if kind == "new_session":
+            if not fm.metadata.run.fragment_ids:
+                self.full_runs += 1
             if fm.new_session.initialize.session_id:
                 self.session_id = fm.new_session.initialize.session_id
             if fm.new_session.page_script_hash:
@@ -226,7 +230,8 @@ def widget(wid: str, **value) -> WidgetState:
 
 
 async def live_class(urls: list[str], n: int, changes: int, rooms, pids: list[int], together: bool = False) -> dict:
-    out: dict = {"follow": [], "follow_cpu": [], "bench_cpu": [], "errors": [], "sent": 0, "counted": 0, "double": 0}
+    out: dict = {"follow": [], "per_change": [], "follow_cpu": [], "bench_cpu": [], "errors": [], "sent": 0,
+                 "counted": 0, "double": 0}
     ticket = rooms.create()
     stop = asyncio.Event()
     # the teacher takes the room back with its key (as after a reload), on the first server
@@ -266,7 +271,7 @@ async def live_class(urls: list[str], n: int, changes: int, rooms, pids: list[in
             print(s.name, s.heads_drawn, s.runs, s.timers, s.page_hash[:8], sorted(s.ids)[:30], s.query)
     if lost:
         out["errors"].append(f"{lost} students never reached the teacher's page")
-    h_values = [4, 2, 8, 4, 2][:changes]
+    h_values = [(4, 2, 8)[i % 3] for i in range(changes)]  # each differs from the one before (the class starts at 8)
     moments = random.Random(0)
     for h in h_values:
         # the teacher's click falls anywhere in the students' timer period, as in class (a fixed 2 s put it just
@@ -275,6 +280,7 @@ async def live_class(urls: list[str], n: int, changes: int, rooms, pids: list[in
         for s, _ in students:
             s.heads_seen_at.pop(h, None)
         cpu0, own0 = sum(cpu_seconds(p) for p in pids), time.process_time()
+        full0 = sum(s.full_runs for s, _ in students)
         t0 = time.perf_counter()
         await teacher.run(widgets=[widget(teacher.ids["n_heads"], double_value=float(h))], query=f"n_heads={h}")
         deadline = time.monotonic() + 30
@@ -283,6 +289,9 @@ async def live_class(urls: list[str], n: int, changes: int, rooms, pids: list[in
         # the servers' CPU from the teacher's click to the last student's drawn page (the others' timers included)
         out["follow_cpu"].append((sum(cpu_seconds(p) for p in pids) - cpu0) / n)
         out["bench_cpu"].append((time.process_time() - own0) / n)  # this process's own share of the same 2 cores
+        times = sorted(s.heads_seen_at[h] - t0 for s, _ in students if h in s.heads_seen_at)
+        full = (sum(s.full_runs for s, _ in students) - full0) / n  # 1.0: each student's page ran once
+        out["per_change"].append((h, pct(times, 95) if times else float("nan"), out["follow_cpu"][-1], full))
         for s, _ in students:
             if h in s.heads_seen_at:
                 out["follow"].append(s.heads_seen_at[h] - t0)
@@ -417,6 +426,9 @@ def main(argv: list[str] | None = None) -> dict:
             print(f"  server CPU per student and follow: median {cpu_ms[len(cpu_ms) // 2]:.0f} ms "
                   f"(of {len(cpu_ms)} changes: {', '.join(f'{c:.0f}' for c in cpu_ms)}); the bench's own "
                   f"{1000 * sorted(r['bench_cpu'])[len(cpu_ms) // 2]:.0f} ms")  # fmt: skip
+        if r.get("per_change"):
+            print("  each change, h: p95 s / CPU ms per student / page runs per student: " + ", ".join(
+                f"{h}: {p:.2f}/{1000 * c:.0f}/{f:.2f}" for h, p, c, f in r["per_change"]))
         if r.get("phases"):
             print(f"  timer ticks by tenth of the period: {[r['phases'].get(i, 0) for i in range(10)]}")
         if len(r.get("split", [])) > 1:
