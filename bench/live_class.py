@@ -289,13 +289,12 @@ async def live_class(urls: list[str], n: int, changes: int, rooms, pids: list[in
         # the servers' CPU from the teacher's click to the last student's drawn page (the others' timers included)
         out["follow_cpu"].append((sum(cpu_seconds(p) for p in pids) - cpu0) / n)
         out["bench_cpu"].append((time.process_time() - own0) / n)  # this process's own share of the same 2 cores
-        times = sorted(s.heads_seen_at[h] - t0 for s, _ in students if h in s.heads_seen_at)
+        times = [s.heads_seen_at[h] - t0 for s, _ in students if h in s.heads_seen_at]
+        out["follow"].extend(times)
         full = (sum(s.full_runs for s, _ in students) - full0) / n  # 1.0: each student's page ran once
-        out["per_change"].append((h, pct(times, 95) if times else float("nan"), out["follow_cpu"][-1], full))
+        out["per_change"].append((h, pct(times, 95), out["follow_cpu"][-1], full))
         for s, _ in students:
-            if h in s.heads_seen_at:
-                out["follow"].append(s.heads_seen_at[h] - t0)
-            else:
+            if h not in s.heads_seen_at:
                 out["errors"].append(f"{s.name} did not follow h = {h} (its page shows h = {s.heads_drawn}, "
                                      f"its bar said: {s.bar or 'nothing'}, timer {'on' if s.timers else 'off'})")
                 if os.environ.get("LIVE_DEBUG"):
