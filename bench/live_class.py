@@ -25,7 +25,6 @@ import argparse
 import asyncio
 import os
 import random
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -43,7 +42,7 @@ from streamlit.proto.ForwardMsg_pb2 import ForwardMsg  # noqa: E402
 from streamlit.proto.WidgetStates_pb2 import WidgetState  # noqa: E402
 
 from bench.load_test import _chart_spec, pct, rss_mb, start_server  # noqa: E402
-from tests.browser import free_port  # noqa: E402
+from tests.browser import free_port, nginx_in_front  # noqa: E402
 
 CLK = os.sysconf("SC_CLK_TCK")
 JOIN_GAP = 0.1  # seconds between two students' joins (60 students: 6 s); with --together all at once
@@ -345,22 +344,6 @@ async def live_class(urls: list[str], n: int, changes: int, rooms, pids: list[in
     return out
 
 
-def nginx_in_front(stack: ExitStack, servers: list[str]) -> str:
-    nginx = shutil.which("nginx") or "/usr/sbin/nginx"
-    prefix = Path(stack.enter_context(tempfile.TemporaryDirectory()))
-    (prefix / "logs").mkdir()
-    port = free_port()
-    conf = (ROOT / "deploy" / "nginx.conf").read_text(encoding="utf-8").replace("__LISTEN__", f"127.0.0.1:{port}")
-    conf = conf.replace("__SERVER_A__", servers[0]).replace("__SERVER_B__", servers[1])
-    (prefix / "nginx.conf").write_text(conf, encoding="utf-8")
-    proc = subprocess.Popen([nginx, "-p", str(prefix), "-c", str(prefix / "nginx.conf"), "-e",
-                             str(prefix / "logs" / "error.log"), "-g", f"daemon off; pid {prefix / 'nginx.pid'};"],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # fmt: skip
-    stack.callback(lambda: (proc.terminate(), proc.wait(10)))
-    time.sleep(1.0)
-    return f"ws://127.0.0.1:{port}"
-
-
 def _debug_server(port: int) -> subprocess.Popen:
     cmd = [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true", "--server.port", str(port),
            "--server.address", "127.0.0.1", "--server.fileWatcherType", "none"]
@@ -387,7 +370,8 @@ def measure(n_servers: int, n: int, changes: int, store: str, redis_url: str | N
             stack.callback(lambda p=proc: (p.terminate(), p.wait(10)))
             procs.append(proc)
             addrs.append(f"127.0.0.1:{port}")
-        urls = [nginx_in_front(stack, addrs)] if n_servers == 2 else [f"ws://{addrs[0]}"]
+        front = stack.enter_context(nginx_in_front(addrs)) if n_servers == 2 else f"http://{addrs[0]}"
+        urls = [front.replace("http://", "ws://")]
         asyncio.run(live_class(urls, 2, 1, rooms, [p.pid for p in procs]))  # warm-up: imports, caches
         rss0 = sum(rss_mb(p.pid) for p in procs)
         res = asyncio.run(live_class(urls, n, changes, rooms, [p.pid for p in procs], together))
@@ -431,7 +415,7 @@ def main(argv: list[str] | None = None) -> dict:
         if r.get("phases"):
             print(f"  timer ticks by tenth of the period: {[r['phases'].get(i, 0) for i in range(10)]}")
         if len(r.get("split", [])) > 1:
-            print(f"  students per server (nginx's hash of a random cookie): {r['split']}")
+            print(f"  students per server (nginx's round-robin for new browsers): {r['split']}")
         print(f"  answers sent {r['sent']} (+{r['double']} clicked twice) counted {r['counted']}")
         per = 100 * r["idle_cpu"] / args.students
         print(f"  idle: server CPU {100 * r['idle_cpu']:.1f} % of a core in all, {per:.2f} % per student; "

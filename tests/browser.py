@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 from collections.abc import Iterator
@@ -63,6 +65,42 @@ def streamlit_server(app: str = "app.py", timeout: float = 30.0, extra: tuple[st
             proc.wait(timeout=10)
         except subprocess.TimeoutExpired:
             proc.kill()
+
+
+NGINX = shutil.which("nginx") or ("/usr/sbin/nginx" if Path("/usr/sbin/nginx").exists() else None)
+
+
+@contextlib.contextmanager
+def nginx_in_front(servers: list[str], timeout: float = 20.0) -> Iterator[str]:
+    """deploy/nginx.conf, filled as docker-compose.yml fills it, in front of two servers ("host:port" each); yields
+    the proxy's base URL once a health check passes through it, stops nginx afterwards."""
+    with tempfile.TemporaryDirectory() as tmp:
+        prefix = Path(tmp)
+        prefix.chmod(0o755)  # nginx's workers (nobody, when started as root) open the doors' sockets in it
+        (prefix / "logs").mkdir()
+        port = free_port()
+        conf = (ROOT / "deploy" / "nginx.conf").read_text(encoding="utf-8")
+        for key, value in [("__LISTEN__", f"127.0.0.1:{port}"), ("__SERVER_A__", servers[0]),
+                           ("__SERVER_B__", servers[1]), ("__RUN__", str(prefix))]:  # fmt: skip
+            conf = conf.replace(key, value)
+        (prefix / "nginx.conf").write_text(conf, encoding="utf-8")
+        log = prefix / "logs" / "error.log"
+        proc = subprocess.Popen(
+            [NGINX or "nginx", "-p", str(prefix), "-c", str(prefix / "nginx.conf"), "-e", str(log),
+             "-g", f"daemon off; pid {prefix / 'nginx.pid'};"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        )  # fmt: skip
+        url = f"http://127.0.0.1:{port}"
+        try:
+            deadline = time.monotonic() + timeout
+            while not healthy(url, timeout=1):
+                if proc.poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError(f"nginx never proxied a healthy answer: {log.read_text()[:2000]}")
+                time.sleep(0.2)
+            yield url
+        finally:
+            proc.terminate()
+            proc.wait(timeout=10)
 
 
 def healthy(url: str, timeout: float = 2.0) -> bool:

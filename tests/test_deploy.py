@@ -1,54 +1,32 @@
 """deploy/nginx.conf, run for real: nginx in front of two local explorer servers. Health through the proxy, one
-browser stays on one server (route cookie), many browsers spread over both, and a page with its websocket
-works through the proxy in Chromium."""
+browser stays on one server (route cookie), new browsers take turns so both servers get the same share, a forged
+cookie gets a route of its own, a server that is down leaves its browsers to the other, and a page with its
+websocket works through the proxy in Chromium."""
 
 from __future__ import annotations
 
 import http.cookiejar
-import shutil
-import subprocess
-import time
 import urllib.request
+from collections import Counter
 from contextlib import ExitStack
-from pathlib import Path
 
 import pytest
 
-from tests.browser import CHART, CHROMIUM, CHROMIUM_ARGS, free_port, healthy, streamlit_server, wait_idle
+from tests.browser import CHART, CHROMIUM, CHROMIUM_ARGS, NGINX, free_port, nginx_in_front, streamlit_server, wait_idle
 
-ROOT = Path(__file__).resolve().parent.parent
-NGINX = shutil.which("nginx") or ("/usr/sbin/nginx" if Path("/usr/sbin/nginx").exists() else None)
 pytestmark = pytest.mark.skipif(NGINX is None, reason="nginx is not installed (.ci/run installs it)")
 
 
 @pytest.fixture(scope="module")
-def proxy(tmp_path_factory):
-    prefix = tmp_path_factory.mktemp("nginx")
-    (prefix / "logs").mkdir()
+def servers():
     with ExitStack() as stack:
-        a = stack.enter_context(streamlit_server())
-        b = stack.enter_context(streamlit_server())
-        port = free_port()
-        conf = (ROOT / "deploy" / "nginx.conf").read_text(encoding="utf-8")
-        conf = conf.replace("__LISTEN__", f"127.0.0.1:{port}")
-        conf = conf.replace("__SERVER_A__", a.removeprefix("http://")).replace("__SERVER_B__", b.removeprefix("http://"))
-        (prefix / "nginx.conf").write_text(conf, encoding="utf-8")
-        proc = subprocess.Popen(
-            [NGINX, "-p", str(prefix), "-c", str(prefix / "nginx.conf"), "-e", str(prefix / "logs" / "error.log"),
-             "-g", f"daemon off; pid {prefix / 'nginx.pid'};"],
-            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-        )  # fmt: skip
-        url = f"http://127.0.0.1:{port}"
-        deadline = time.monotonic() + 20
-        while not healthy(url):
-            assert proc.poll() is None, (prefix / "logs" / "error.log").read_text()
-            assert time.monotonic() < deadline, "nginx never proxied a healthy answer"
-            time.sleep(0.2)
-        try:
-            yield url, {a.removeprefix("http://"), b.removeprefix("http://")}
-        finally:
-            proc.terminate()
-            proc.wait(timeout=10)
+        yield [stack.enter_context(streamlit_server()).removeprefix("http://") for _ in range(2)]
+
+
+@pytest.fixture(scope="module")
+def proxy(servers):
+    with nginx_in_front(servers) as url:
+        yield url, set(servers)
 
 
 def _browser_like_client():
@@ -69,10 +47,31 @@ def test_health_through_the_proxy_and_one_browser_stays_on_one_server(proxy):
     assert len(seen) == 1 and seen <= servers
 
 
-def test_many_browsers_spread_over_both_servers(proxy):
+def test_new_browsers_take_turns_so_both_servers_get_the_same_share(proxy):
     url, servers = proxy
-    seen = {_upstream(_browser_like_client(), url) for _ in range(24)}
-    assert seen == servers
+    seen = Counter(_upstream(_browser_like_client(), url) for _ in range(24))
+    assert set(seen) == servers and sorted(seen.values()) == [12, 12], seen  # round-robin, not a coin per browser
+
+
+def test_a_cookie_this_proxy_did_not_write_gets_a_route_of_its_own(proxy):
+    url, servers = proxy
+    for forged in ["c", "../explorer_a", "explorer_b", "x" * 4000]:
+        request = urllib.request.Request(f"{url}/_stcore/health", headers={"Cookie": f"mha_route={forged}"})
+        with urllib.request.urlopen(request, timeout=5) as r:
+            assert r.read() == b"ok" and r.headers["X-Explorer-Upstream"] in servers
+            routes = [c.split(";")[0] for c in r.headers.get_all("Set-Cookie") if c.startswith("mha_route=")]
+            assert routes in (["mha_route=a"], ["mha_route=b"]), routes
+
+
+def test_a_browser_whose_server_is_down_is_served_by_the_other(servers):
+    down = f"127.0.0.1:{free_port()}"  # nothing listens there
+    with nginx_in_front([down, servers[1]]) as url:
+        for route in ["a", "b"]:
+            request = urllib.request.Request(f"{url}/_stcore/health", headers={"Cookie": f"mha_route={route}"})
+            for _ in range(3):
+                with urllib.request.urlopen(request, timeout=10) as r:
+                    tried = r.headers["X-Explorer-Upstream"].split(", ")  # nginx lists each server it tried
+                    assert r.read() == b"ok" and tried[-1] == servers[1], tried
 
 
 @pytest.mark.browser
