@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 import threading
 import time
 import weakref
 from collections import OrderedDict
-from collections.abc import Callable, Hashable, Iterable
+from collections.abc import Callable, Hashable, Iterable, Iterator
 from typing import Any, Generic, TypeVar
 
 import numpy as np
@@ -55,6 +56,7 @@ class ByteLRU(Generic[V]):
         self._bytes = 0
         self._lock = threading.Lock()
         self.evicted_bytes = 0  # since the last release_memory(): tells the janitor whether trimming can help
+        self._flights: dict[Hashable, tuple[threading.Event, int]] = {}  # computed now (flight), by which thread
         _REGISTRY.add(self)
 
     @property
@@ -93,6 +95,31 @@ class ByteLRU(Generic[V]):
                 self.evicted_bytes += size
         return True
 
+    @contextlib.contextmanager
+    def flight(self, key: Hashable, wait: float = 30.0) -> Iterator[bool]:
+        """One computation of `key` at a time: the first thread to miss it gets True and computes it; a thread
+        missing it meanwhile waits (up to `wait` seconds) until the first is done, then gets False and should look
+        in the cache again (and compute it itself only if it is still missing: the first failed, or the value
+        was too large to keep). When a teacher changes h, a whole class misses the same entries at once; without
+        this, every student's session computed them again, all at the same time."""
+        me = threading.get_ident()
+        with self._lock:
+            running = self._flights.get(key)
+            lead = running is None
+            if lead:
+                running = self._flights[key] = (threading.Event(), me)
+        if not lead:
+            if running[1] != me:  # (a computation that needs its own key again does not wait for itself)
+                running[0].wait(wait)
+            yield False
+            return
+        try:
+            yield True
+        finally:
+            with self._lock:
+                del self._flights[key]
+            running[0].set()
+
     def expire(self, now: float | None = None) -> int:
         """Drop entries unused for more than max_idle seconds; the bytes dropped."""
         now = time.monotonic() if now is None else now
@@ -119,7 +146,8 @@ def registered_caches() -> list[ByteLRU]:
 def memoize(cache: ByteLRU, size_of: Callable[[Any], int], gate: Callable[[Any], Any] | None = None) -> Callable:
     """Decorator: cache f(*args) in `cache` (args hashable), each result measured by `size_of`.
     `gate(args)`, if given, returns a context manager the computation runs in on a miss (the heavy-build
-    gate); a hit never enters it. Two sessions missing the same key at once may both compute it."""
+    gate); a hit never enters it. Sessions missing the same key at once wait for one computation of it
+    (ByteLRU.flight)."""
 
     def wrap(f: Callable) -> Callable:
         @functools.wraps(f)
@@ -127,15 +155,16 @@ def memoize(cache: ByteLRU, size_of: Callable[[Any], int], gate: Callable[[Any],
             hit = cache.get(args)
             if hit is not None:
                 return hit
-            if gate is None:
-                value = f(*args)
-            else:
-                with gate(args):
+            with cache.flight(args) as lead:
+                hit = None if lead else cache.get(args)  # another session's computation, just finished
+                if hit is not None:
+                    return hit
+                with gate(args) if gate is not None else contextlib.nullcontext():
                     value = cache.get(args)  # someone else may have built it while we waited
                     if value is not None:
                         return value
                     value = f(*args)
-            cache.put(args, value, size_of(value))
+                cache.put(args, value, size_of(value))
             return value
 
         cached.cache = cache  # type: ignore[attr-defined]

@@ -9,7 +9,7 @@ import time
 import numpy as np
 import pytest
 
-from budget import ByteLRU, HeavyGate, array_bytes
+from budget import ByteLRU, HeavyGate, array_bytes, memoize
 from explorer import Settings, run_scene
 from explorer.settings_io import SettingsFileError, settings_from_json, settings_to_json
 from figures import matrix_heatmap, tiled_heads
@@ -40,6 +40,84 @@ def test_idle_entries_expire():
     cache.put("b", 2, 10)
     cache.get("b")
     assert cache.expire(now=time.monotonic() + 11) == 20 and len(cache) == 0
+
+
+def _at_once(n: int, f) -> list:
+    """f() in n threads released together; their results (or exceptions), in thread order."""
+    start, out = threading.Barrier(n), [None] * n
+
+    def one(i: int) -> None:
+        start.wait()
+        try:
+            out[i] = f()
+        except Exception as err:  # the test looks at it
+            out[i] = err
+
+    threads = [threading.Thread(target=one, args=(i,)) for i in range(n)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join(10)
+    return out
+
+
+def test_a_class_missing_the_same_entry_at_once_computes_it_once():
+    calls = []
+
+    @memoize(ByteLRU("test", max_bytes=10_000), lambda v: 8)
+    def slow(x: int) -> int:
+        calls.append(x)
+        time.sleep(0.2)  # long enough that all eight miss it while it is computed
+        return x * x
+
+    assert _at_once(8, lambda: slow(3)) == [9] * 8 and calls == [3]
+    assert slow(4) == 16 and calls == [3, 4]  # another key: computed, not waited for
+
+
+def test_when_the_first_computation_fails_the_others_compute_it_themselves():
+    calls = []
+
+    @memoize(ByteLRU("test", max_bytes=10_000), lambda v: 8)
+    def flaky(x: int) -> int:
+        calls.append(x)
+        time.sleep(0.2)
+        if len(calls) == 1:
+            raise RuntimeError("the first one fails")
+        return x + 1
+
+    out = _at_once(4, lambda: flaky(1))
+    assert sum(isinstance(o, RuntimeError) for o in out) == 1 and out.count(2) == 3
+    assert 2 <= len(calls) <= 4  # the first, then at least one more; never a hang
+
+
+def test_a_value_too_large_to_keep_still_reaches_every_waiter():
+    cache = ByteLRU("test", max_bytes=100, max_item_fraction=0.5)
+    calls = []
+
+    @memoize(cache, lambda v: 1_000)  # never kept
+    def giant(x: int) -> str:
+        calls.append(x)
+        time.sleep(0.1)
+        return "g" * x
+
+    assert _at_once(4, lambda: giant(5)) == ["ggggg"] * 4 and len(cache) == 0 and 1 <= len(calls) <= 4
+    assert not cache._flights  # every flight ended
+
+
+def test_a_class_missing_the_same_light_figure_builds_it_once(monkeypatch):
+    import ui.figure_cache as fc
+
+    monkeypatch.setattr(fc, "FIGURE_CACHE", ByteLRU("figures-test", 1 << 24))
+    builds = []
+
+    def slow_heatmap(values: np.ndarray):
+        builds.append(1)
+        time.sleep(0.2)
+        return matrix_heatmap(values, [f"r{i}" for i in range(3)], [f"c{i}" for i in range(3)], title="m")
+
+    values = np.arange(9.0).reshape(3, 3)
+    out = _at_once(6, lambda: fc.cached_figure(slow_heatmap, values))
+    assert len(builds) == 1 and len({id(o) for o in out}) == 1 and not fc.FIGURE_CACHE._flights
 
 
 def test_array_bytes_counts_views_of_one_buffer_once():

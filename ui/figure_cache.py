@@ -6,7 +6,8 @@ never be reused for different numbers (no hand-built key can forget an input), a
 not change what a figure draws (h does not change X, P or X + P) reuses it, so the browser does not redraw.
 The cache is bounded by the bytes of the JSON it keeps (budget.ByteLRU); a heavy build takes a slot of the
 server-wide gate (budget.GATE), so a few large builds cannot starve everyone else of the CPU, and runs in a
-worker process (budget.pool), so the server's interpreter lock stays free for the light pages meanwhile.
+worker process (budget.pool), so the server's interpreter lock stays free for the light pages meanwhile. Sessions
+that miss the same light figure at once (a class following its teacher) build it once (ByteLRU.flight).
 """
 
 from __future__ import annotations
@@ -115,7 +116,9 @@ def cached_figure(builder: Callable[..., go.Figure], *args: object, **kwargs: ob
     if hit is not None:
         return hit
     heavy = GATE.is_heavy(_cells(list(args)) + _cells(list(kwargs.values())))
-    with GATE.slot(heavy):
+    # a class missing the same figure at once builds it once (FIGURE_CACHE.flight); a heavy build's waiters wait
+    # in the gate instead, where they are told how many are ahead of them (ui/fair.py)
+    with GATE.slot(heavy) if heavy else FIGURE_CACHE.flight(key):
         hit = FIGURE_CACHE.get(key)  # another session may have built it while this one waited
         if hit is not None:
             return hit
@@ -124,5 +127,5 @@ def cached_figure(builder: Callable[..., go.Figure], *args: object, **kwargs: ob
                                             **kwargs))
         else:
             frozen = FrozenFigure(builder(*args, **kwargs))
-    FIGURE_CACHE.put(key, frozen, frozen.nbytes)
+        FIGURE_CACHE.put(key, frozen, frozen.nbytes)
     return frozen
