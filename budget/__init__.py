@@ -2,7 +2,8 @@
 
 - `ByteLRU`: a cache bounded by the bytes of what it keeps, not by a count of entries; entries unused for
   longer than `max_idle` seconds are dropped by the janitor, so memory goes back when the class leaves.
-- `memoize(cache, size_of)`: a function cached in a `ByteLRU` on its (hashable) arguments.
+- `memoize(cache, size_of)`: a function cached in a `ByteLRU` on its (hashable) arguments; sessions that miss
+  the same arguments at once compute it once (`ByteLRU.flight`).
 - `HeavyGate`: a server-wide bounded semaphore for heavy builds; light work never waits for it.
 - `release_memory()`: gc + glibc's malloc_trim, which hands freed heap pages back to the system.
 """
