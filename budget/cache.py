@@ -56,7 +56,7 @@ class ByteLRU(Generic[V]):
         self._bytes = 0
         self._lock = threading.Lock()
         self.evicted_bytes = 0  # since the last release_memory(): tells the janitor whether trimming can help
-        self._flights: dict[Hashable, tuple[threading.Event, int]] = {}  # computed now (flight), by which thread
+        self._flights: dict[Hashable, threading.Event] = {}  # keys being computed now (flight)
         _REGISTRY.add(self)
 
     @property
@@ -96,29 +96,26 @@ class ByteLRU(Generic[V]):
         return True
 
     @contextlib.contextmanager
-    def flight(self, key: Hashable, wait: float = 30.0) -> Iterator[bool]:
-        """One computation of `key` at a time: the first thread to miss it gets True and computes it; a thread
-        missing it meanwhile waits (up to `wait` seconds) until the first is done, then gets False and should look
-        in the cache again (and compute it itself only if it is still missing: the first failed, or the value
-        was too large to keep). When a teacher changes h, a whole class misses the same entries at once; without
-        this, every student's session computed them again, all at the same time."""
-        me = threading.get_ident()
+    def flight(self, key: Hashable, wait: float = 30.0) -> Iterator[None]:
+        """One computation of `key` at a time: the first thread to miss it computes it in the body; a thread
+        missing it meanwhile waits (up to `wait` seconds) until the first is done, then runs the body too, which
+        looks in the cache again (and computes the value itself only if it is still missing: the first failed,
+        or the value was too large to keep). When a teacher changes h, a whole class misses the same entries at
+        once; without this, every student's session computed them again, all at the same time."""
         with self._lock:
             running = self._flights.get(key)
-            lead = running is None
-            if lead:
-                running = self._flights[key] = (threading.Event(), me)
-        if not lead:
-            if running[1] != me:  # (a computation that needs its own key again does not wait for itself)
-                running[0].wait(wait)
-            yield False
+            if running is None:
+                mine = self._flights[key] = threading.Event()
+        if running is not None:
+            running.wait(wait)
+            yield
             return
         try:
-            yield True
+            yield
         finally:
             with self._lock:
                 del self._flights[key]
-            running[0].set()
+            mine.set()
 
     def expire(self, now: float | None = None) -> int:
         """Drop entries unused for more than max_idle seconds; the bytes dropped."""
@@ -143,11 +140,9 @@ def registered_caches() -> list[ByteLRU]:
     return list(_REGISTRY)
 
 
-def memoize(cache: ByteLRU, size_of: Callable[[Any], int], gate: Callable[[Any], Any] | None = None) -> Callable:
-    """Decorator: cache f(*args) in `cache` (args hashable), each result measured by `size_of`.
-    `gate(args)`, if given, returns a context manager the computation runs in on a miss (the heavy-build
-    gate); a hit never enters it. Sessions missing the same key at once wait for one computation of it
-    (ByteLRU.flight)."""
+def memoize(cache: ByteLRU, size_of: Callable[[Any], int]) -> Callable:
+    """Decorator: cache f(*args) in `cache` (args hashable), each result measured by `size_of`. Sessions missing
+    the same key at once wait for one computation of it (ByteLRU.flight)."""
 
     def wrap(f: Callable) -> Callable:
         @functools.wraps(f)
@@ -155,16 +150,11 @@ def memoize(cache: ByteLRU, size_of: Callable[[Any], int], gate: Callable[[Any],
             hit = cache.get(args)
             if hit is not None:
                 return hit
-            with cache.flight(args) as lead:
-                hit = None if lead else cache.get(args)  # another session's computation, just finished
-                if hit is not None:
-                    return hit
-                with gate(args) if gate is not None else contextlib.nullcontext():
-                    value = cache.get(args)  # someone else may have built it while we waited
-                    if value is not None:
-                        return value
+            with cache.flight(args):
+                value = cache.get(args)  # another session's computation, which this one waited for
+                if value is None:
                     value = f(*args)
-                cache.put(args, value, size_of(value))
+                    cache.put(args, value, size_of(value))
             return value
 
         cached.cache = cache  # type: ignore[attr-defined]
