@@ -3,8 +3,8 @@
 Beyond the notes (today's decoders; a stable API, see docs/ARCHITECTURE.md "The core for today's LLMs"):
 AttentionConfig(n_kv_heads=g, rope=True, rope_base=10000.0, alibi=True), forward(..., causal=True, window=w,
 cache=KVCache(), start=s), MultiHeadAttention.from_llama, share_kv, apply_rope, rope_angles, alibi_slopes,
-alibi_bias, tiled_attention / TiledAttention, and the counts kv_cache_bytes, decode_step_flops, window_reach,
-score_memory.
+alibi_bias, tiled_attention / TiledAttention, mean_pool_kv, and the counts kv_cache_bytes, decode_step_flops,
+window_reach, window_receptive_field, score_memory.
 """
 
 from .analysis import (
@@ -30,7 +30,16 @@ from .attention import (
 from .cache import KVCache
 from .config import AttentionConfig, nearest_valid_d_model, nearest_valid_heads, validate_sizes
 from .errors import AttentionError
-from .llm import ScoreMemory, StepFlops, decode_step_flops, kv_cache_bytes, score_memory, window_reach
+from .llm import (
+    ScoreMemory,
+    StepFlops,
+    decode_step_flops,
+    kv_cache_bytes,
+    mean_pool_kv,
+    score_memory,
+    window_reach,
+    window_receptive_field,
+)
 from .positional import (
     alibi_bias,
     alibi_slopes,
@@ -63,6 +72,7 @@ __all__ = [
     "embed_tokens",
     "head_similarity",
     "kv_cache_bytes",
+    "mean_pool_kv",
     "merge_heads",
     "merge_weight_columns",
     "nearest_valid_d_model",
@@ -84,4 +94,5 @@ __all__ = [
     "validate_sizes",
     "wavelengths",
     "window_reach",
+    "window_receptive_field",
 ]

@@ -1,5 +1,6 @@
 """Numbers of today's decoders, counted: KV cache bytes, the cost of one decoding step with and without the
-cache, how far stacked sliding windows reach, and the memory of the score matrix against tiling.
+cache, how far stacked sliding windows reach, and the memory of the score matrix against tiling; and
+mean_pool_kv, the grouped-query paper's way from a multi-head layer to one with g shared K/V heads.
 
 Each count is checked in tests against the thing itself (tests/test_core_llm_counts.py): bytes against a
 filled KVCache, FLOPs against torch's FlopCounterMode on a real forward, reach against the masks composed.
@@ -9,6 +10,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import torch
+from torch import Tensor
+
+from .attention import MultiHeadAttention, causal_mask
 from .config import validate_sizes
 from .errors import AttentionError
 
@@ -90,3 +95,34 @@ def score_memory(len_q: int, len_k: int, block_size: int, bytes_per_number: int 
     _whole(len_q=len_q, len_k=len_k, block_size=block_size, bytes_per_number=bytes_per_number)
     b = min(block_size, len_k)
     return ScoreMemory(len_q * len_k * bytes_per_number, (len_q * b + 2 * len_q) * bytes_per_number)
+
+
+def window_receptive_field(length: int, window: int, n_layers: int) -> Tensor:
+    """(n_layers, L, L) bool: entry [n - 1, i, j] is True when token j can reach the output of token i through n
+    stacked sliding-window layers of w keys (each layer's visibility matrix multiplied with the one below)."""
+    _whole(length=length, window=window, n_layers=n_layers)
+    visible = (~torch.isneginf(causal_mask(length, window=window))).to(torch.float64)  # (L, L): j in i's window
+    reach, out = torch.eye(length, dtype=torch.float64), []
+    for _ in range(n_layers):
+        reach = ((visible @ reach) > 0).to(torch.float64)  # (L, L): through one more layer
+        out.append(reach > 0)
+    return torch.stack(out)  # (n_layers, L, L)
+
+
+def mean_pool_kv(mha: MultiHeadAttention, n_kv_heads: int) -> MultiHeadAttention:
+    """The same layer with g K/V heads: each group's W^K_i, W^V_i (and biases) averaged, as the grouped-query paper
+    turns a multi-head checkpoint into a grouped one (Ainslie et al. 2023, mean pooling). W^Q and W^O are kept."""
+    h, d_k = mha.n_heads, mha.d_k
+    if mha.n_kv_heads != h:
+        raise AttentionError("unsupported", "mean_pool_kv starts from a layer whose every head has its own K and V")
+    _kv_heads(h, n_kv_heads)
+
+    def pool(w: Tensor) -> Tensor:  # (..., h d_k) -> (..., g d_k): head blocks averaged within each group
+        return w.unflatten(-1, (n_kv_heads, h // n_kv_heads, d_k)).mean(dim=-2).flatten(-2)
+
+    with torch.no_grad():
+        b_k, b_v = (None, None) if mha.b_k is None else (pool(mha.b_k), pool(mha.b_v))
+        return MultiHeadAttention.from_weights(
+            h, mha.w_q, pool(mha.w_k), pool(mha.w_v), mha.w_o, mha.b_q, b_k, b_v, mha.b_o,
+            scale=mha.config.scale, rope=mha.config.rope, rope_base=mha.config.rope_base, alibi=mha.config.alibi,
+        )  # fmt: skip

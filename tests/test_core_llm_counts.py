@@ -3,7 +3,9 @@
 - kv_cache_bytes against the bytes of a KVCache filled by real decoding steps (float16 and float32).
 - decode_step_flops against torch's FlopCounterMode on the real forward: one cached step, and the whole
   forward a decoder without a cache runs again.
-- window_reach against the sliding-window masks composed layer after layer (boolean matrix products).
+- window_reach against the sliding-window masks composed layer after layer (boolean matrix products), and
+  window_receptive_field against autograd through real stacked windowed layers.
+- mean_pool_kv against the group means written here.
 - parameter_count with shared K/V heads against the module's own parameters.
 - score_memory against the tensors the plain forward and tiled attention hold.
 """
@@ -22,9 +24,11 @@ from mha_core import (
     causal_mask,
     decode_step_flops,
     kv_cache_bytes,
+    mean_pool_kv,
     parameter_count,
     score_memory,
     window_reach,
+    window_receptive_field,
 )
 
 
@@ -109,3 +113,36 @@ def test_score_memory_equals_the_tensors_held() -> None:
 def test_counts_reject_impossible_sizes(call) -> None:
     with pytest.raises(AttentionError):
         call()
+
+
+@pytest.mark.parametrize(("window", "n_layers"), [(1, 3), (2, 2), (3, 3), (4, 2), (5, 1)])
+def test_window_receptive_field_equals_what_the_last_output_depends_on(window: int, n_layers: int) -> None:
+    """The real thing: n stacked windowed layers, and autograd says which inputs move the last token's output."""
+    length = 12
+    layers = [MultiHeadAttention(AttentionConfig(8, 2, seed=i)).double() for i in range(n_layers)]
+    x = torch.randn(length, 8, dtype=torch.float64, requires_grad=True)
+    h = x
+    for layer in layers:
+        h = layer(h, causal=True, window=window).output
+    (grad,) = torch.autograd.grad(h[-1].sum(), x)
+    depends = grad.abs().sum(-1) > 0  # (L,): inputs the last output depends on
+    field = window_receptive_field(length, window, n_layers)
+    assert torch.equal(field[-1, -1], depends)
+    assert length - 1 - int(depends.nonzero().min()) == min(window_reach(window, n_layers), length - 1)
+
+
+def test_mean_pool_kv_averages_each_groups_k_and_v() -> None:
+    mha = MultiHeadAttention(AttentionConfig(24, 6, seed=4))
+    with torch.no_grad():
+        mha.in_proj_bias.normal_()
+    pooled = mean_pool_kv(mha, 2)
+    assert (pooled.n_kv_heads, tuple(pooled.w_k.shape)) == (2, (24, 8))
+    for j, group in enumerate(((0, 1, 2), (3, 4, 5))):  # written here: the mean of the group's column blocks
+        expected_k = sum(mha.w_k[:, 4 * i : 4 * i + 4] for i in group) / 3
+        torch.testing.assert_close(pooled.w_k[:, 4 * j : 4 * j + 4], expected_k)
+        torch.testing.assert_close(pooled.b_v[4 * j : 4 * j + 4], sum(mha.b_v[4 * i : 4 * i + 4] for i in group) / 3)
+    assert torch.equal(pooled.w_q, mha.w_q) and torch.equal(pooled.w_o, mha.w_o)
+    x = torch.randn(5, 24)
+    torch.testing.assert_close(mean_pool_kv(mha, 6)(x, causal=True).output, mha(x, causal=True).output)
+    with pytest.raises(AttentionError):
+        mean_pool_kv(pooled, 1)
