@@ -23,6 +23,10 @@ PAGES = {
     "subspaces": "pages/subspaces.py",
     "note004": "pages/note004.py",
     "errata": "pages/errata.py",
+    "decoding": "pages/decoding.py",
+    "sharing": "pages/sharing.py",
+    "positions": "pages/positions.py",
+    "longcontext": "pages/longcontext.py",
 }
 CHARTLESS = {"home", "worked", "quiz", "lab", "errata"}  # text, LaTeX and widgets (lab: charts come after training)
 

@@ -36,6 +36,10 @@ PAGES: tuple[tuple[str, ...], ...] = (
     ("pages/minilm.py", "minilm", "page.minilm", "nav.beyond"),
     ("pages/note004.py", "note004", "page.note004", "nav.beyond"),
     ("pages/errata.py", "errata", "page.errata", "nav.beyond"),
+    ("pages/decoding.py", "decoding", "page.decoding", "nav.llm"),
+    ("pages/sharing.py", "sharing", "page.sharing", "nav.llm"),
+    ("pages/positions.py", "positions", "page.positions", "nav.llm"),
+    ("pages/longcontext.py", "longcontext", "page.longcontext", "nav.llm"),
 )
 # Material Symbols ship with Streamlit's own static files: they draw the same on every machine, offline,
 # where emoji need an emoji font the classroom computer may not have (they show as empty boxes there).
@@ -43,6 +47,8 @@ ICONS = {
     "home": "home", "inputs": "text_fields", "steps": "stairs", "heads": "view_module", "positional": "waves",
     "worked": "edit_note", "quiz": "quiz", "lab": "model_training", "why": "lightbulb", "minilm": "smart_toy",
     "subspaces": "extension", "note004": "science", "errata": "rule",
+    "decoding": "keyboard_double_arrow_right", "sharing": "group_work", "positions": "rotate_right",
+    "longcontext": "width_wide",
 }  # fmt: skip
 
 
