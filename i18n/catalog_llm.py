@@ -70,7 +70,10 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": ("每个词元在 g = {g} 个 K/V 头（每个由 {h} / {g} 个查询头共享）中各有一行 K，宽 d_k = {dk} 个数；V 缓存"
                "形状相同。本步追加了带框的那一行；它上面的各行与先前各步存入的完全相同。"),
     },
-    "llm.decode.k_tile": {"en": "K/V head {j}: K rows", "zh": "K/V 头 {j}：K 的各行"},
+    "llm.decode.k_title": {
+        "en": "K cache of layer {layer}: one row per token, the {g} K/V heads side by side",
+        "zh": "第 {layer} 层的 K 缓存：每个词元一行，{g} 个 K/V 头并排",
+    },
     "llm.decode.cost_title": {"en": "What the cache saves, counted", "zh": "缓存省下了什么：逐项计数"},
     "llm.decode.cost_text": {
         "en": ("Step {t}, all layers, matrix FLOPs (2 per multiply-add): with the cache the decoder projects one token "
@@ -82,10 +85,14 @@ STRINGS: dict[str, dict[str, str]] = {
                "是前者的 {ratio} 倍（要投影 t 个词元、算 t × t 个分数，而不是 1 个和 t 个）。此时缓存占 **{bytes}** 字节。"),
     },
     "llm.decode.latex": {
-        "en": (r"\text{{KV cache}} = 2 \times \text{{layers}} \times g \times d_k \times L \times \text{{bytes}}"
-               r" = 2 \times {layers} \times {g} \times {dk} \times {L} \times {b} = {total}"),
-        "zh": (r"\text{{键值缓存}} = 2 \times \text{{层数}} \times g \times d_k \times L \times \text{{字节数}}"
-               r" = 2 \times {layers} \times {g} \times {dk} \times {L} \times {b} = {total}"),
+        "en": (r"\begin{{aligned}} \text{{KV cache}} &= 2\,N\,g\,d_k\,L\,b \\ "
+               r"&= 2 \cdot {layers} \cdot {g} \cdot {dk} \cdot {L} \cdot {b} = {total} \end{{aligned}}"),
+        "zh": (r"\begin{{aligned}} \text{{键值缓存}} &= 2\,N\,g\,d_k\,L\,b \\ "
+               r"&= 2 \cdot {layers} \cdot {g} \cdot {dk} \cdot {L} \cdot {b} = {total} \end{{aligned}}"),
+    },
+    "llm.decode.latex_names": {
+        "en": "N = {layers} layers, g = {g} K/V heads, d_k = {dk}, L = {L} tokens, b = {b} bytes per number.",
+        "zh": "N = {layers} 层，g = {g} 个 K/V 头，d_k = {dk}，L = {L} 个词元，每个数 b = {b} 字节。",
     },
     "llm.decode.real_scale": {
         "en": "The same formula at the sizes of real models: the page “Heads that share keys and values”.",
@@ -306,6 +313,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "fig.llm.running_sum": {"en": "running sum l", "zh": "累计和 l"},
     "fig.llm.keys": {"en": "key", "zh": "键"},
     "fig.llm.query": {"en": "query", "zh": "查询"},
+    "fig.llm.cache_cols": {"en": "K/V head · coordinate of d_k", "zh": "K/V 头 · d_k 中的坐标"},
     "fig.llm.layer": {"en": "layer", "zh": "层"},
     "fig.llm.reach_title": {
         "en": "Which keys reach each query within {n} layers, and through which layer first",
