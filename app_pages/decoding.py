@@ -59,9 +59,10 @@ show(cached_figure(
 ), key="decode_cache")  # fmt: skip
 
 st.subheader(tr("llm.decode.cost_title"))
-st.latex(tr("llm.decode.latex", layers=run.n_layers, g=c.kv_heads, dk=c.d_k, L=t + 1, b=run.bytes_per_number,
-            total=f"{step.cache_bytes:,}".replace(",", "{,}")))  # fmt: skip
-st.caption(tr("llm.decode.latex_names", layers=run.n_layers, g=c.kv_heads, dk=c.d_k, L=t + 1, b=run.bytes_per_number))
+sizes = {"layers": run.n_layers, "g": c.kv_heads, "dk": c.d_k, "L": t + 1, "b": run.bytes_per_number}
+st.latex(tr("llm.decode.latex", cache=tr("llm.decode.kv_word"), total=f"{step.cache_bytes:,}".replace(",", "{,}"),
+            **sizes))  # fmt: skip
+st.caption(tr("llm.decode.latex_names", **sizes))
 st.markdown(tr("llm.decode.cost_text", t=t + 1, cached=f"{step.flops_cached:,}", full=f"{step.flops_recompute:,}",
                ratio=step.flops_recompute // step.flops_cached, bytes=f"{step.cache_bytes:,}"))  # fmt: skip
 show(cached_figure(

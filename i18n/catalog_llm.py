@@ -85,11 +85,12 @@ STRINGS: dict[str, dict[str, str]] = {
                "是前者的 {ratio} 倍（要投影 t 个词元、算 t × t 个分数，而不是 1 个和 t 个）。此时缓存占 **{bytes}** 字节。"),
     },
     "llm.decode.latex": {
-        "en": (r"\begin{{aligned}} \text{{KV cache}} &= 2\,N\,g\,d_k\,L\,b \\ "
+        "en": (r"\begin{{aligned}} \text{{{cache}}} &= 2\,N\,g\,d_k\,L\,b \\ "
                r"&= 2 \cdot {layers} \cdot {g} \cdot {dk} \cdot {L} \cdot {b} = {total} \end{{aligned}}"),
-        "zh": (r"\begin{{aligned}} \text{{键值缓存}} &= 2\,N\,g\,d_k\,L\,b \\ "
+        "zh": (r"\begin{{aligned}} \text{{{cache}}} &= 2\,N\,g\,d_k\,L\,b \\ "
                r"&= 2 \cdot {layers} \cdot {g} \cdot {dk} \cdot {L} \cdot {b} = {total} \end{{aligned}}"),
     },
+    "llm.decode.kv_word": {"en": "KV cache", "zh": "键值缓存"},
     "llm.decode.latex_names": {
         "en": "N = {layers} layers, g = {g} K/V heads, d_k = {dk}, L = {L} tokens, b = {b} bytes per number.",
         "zh": "N = {layers} 层，g = {g} 个 K/V 头，d_k = {dk}，L = {L} 个词元，每个数 b = {b} 字节。",
