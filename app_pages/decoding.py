@@ -4,7 +4,7 @@ import streamlit as st
 
 from explorer.decoding import MAX_NEW, run_decoding
 from figures import tiled_heads
-from figures.llm import decode_cost_figure
+from figures.llm import cache_figure, decode_cost_figure
 from ui import keep
 from ui.chart_element import show
 from ui.context import get_context
@@ -54,14 +54,15 @@ show(cached_figure(
 st.subheader(tr("llm.decode.cache_title", n=t + 1))
 st.markdown(tr("llm.decode.cache_text", g=c.kv_heads, h=c.n_heads, dk=c.d_k))
 show(cached_figure(
-    tiled_heads, run.keys[layer][:, : t + 1], labels, None, kind="signed", highlight_row=t,
-    tile_titles=[tr("llm.decode.k_tile", j=j + 1) for j in range(c.kv_heads)], row_title=tr("llm.keys"),
-    col_title="d_k", max_cols=min(c.kv_heads, 4), lang=lang, style=style,
+    cache_figure, run.keys[layer][:, : t + 1], labels, t, title=tr("llm.decode.k_title", layer=layer + 1, g=c.kv_heads),
+    lang=lang, style=style,
 ), key="decode_cache")  # fmt: skip
 
 st.subheader(tr("llm.decode.cost_title"))
-st.latex(tr("llm.decode.latex", layers=run.n_layers, g=c.kv_heads, dk=c.d_k, L=t + 1, b=run.bytes_per_number,
-            total=f"{step.cache_bytes:,}".replace(",", "{,}")))  # fmt: skip
+sizes = {"layers": run.n_layers, "g": c.kv_heads, "dk": c.d_k, "L": t + 1, "b": run.bytes_per_number}
+st.latex(tr("llm.decode.latex", cache=tr("llm.decode.kv_word"), total=f"{step.cache_bytes:,}".replace(",", "{,}"),
+            **sizes))  # fmt: skip
+st.caption(tr("llm.decode.latex_names", **sizes))
 st.markdown(tr("llm.decode.cost_text", t=t + 1, cached=f"{step.flops_cached:,}", full=f"{step.flops_recompute:,}",
                ratio=step.flops_recompute // step.flops_cached, bytes=f"{step.cache_bytes:,}"))  # fmt: skip
 show(cached_figure(

@@ -31,8 +31,9 @@ st.markdown(tr(f"llm.share.kind_{kind}", g=g, h=h, r=h // g))
 
 st.subheader(tr("llm.share.params_title"))
 weights = f"{view.params.weights:,}".replace(",", "{,}")
-st.latex(rf"\underbrace{{d^2}}_{{W^Q}} + \underbrace{{2\,d\,g\,d_k}}_{{W^K,\ W^V}} + \underbrace{{d^2}}_{{W^O}}"
-         rf" = 2 \cdot {d}^2 + 2 \cdot {d} \cdot {g} \cdot {dk} = {weights}")  # fmt: skip
+st.latex(rf"\begin{{aligned}} & \underbrace{{d^2}}_{{W^Q}} + \underbrace{{2\,d\,g\,d_k}}_{{W^K,\ W^V}}"
+         rf" + \underbrace{{d^2}}_{{W^O}} \\ &= 2 \cdot {d}^2 + 2 \cdot {d} \cdot {g} \cdot {dk} = {weights}"
+         r" \end{aligned}")  # fmt: skip
 st.markdown(tr("llm.share.params_text", mha=f"{view.params_mha.weights:,}", now=f"{view.params.weights:,}",
                share=f"{view.params.weights / view.params_mha.weights:.0%}"))  # fmt: skip
 show_table(pd.DataFrame(

@@ -32,7 +32,11 @@ from .models import LLM_MODELS, DecoderSize
 from .pipeline import Scene, run_scene
 from .settings import Settings
 
-LLM_CACHE = ByteLRU("llm", 24 << 20)
+# One cache per function: a cache is keyed by the arguments alone, and (settings, 2) means something else to each.
+SHARING_CACHE = ByteLRU("llm_sharing", 8 << 20)
+POSITIONS_CACHE = ByteLRU("llm_positions", 8 << 20)
+WINDOW_CACHE = ByteLRU("llm_window", 4 << 20)
+TILING_CACHE = ByteLRU("llm_tiling", 4 << 20)
 POSITIONS = ("sinusoidal", "rope", "alibi")  # where the positions go: added to X, turned into Q and K, added to scores
 
 
@@ -72,7 +76,7 @@ class SharingView:
     params_mha: ParameterCount
 
 
-@memoize(LLM_CACHE, _sized)
+@memoize(SHARING_CACHE, _sized)
 def sharing_view(settings: Settings, n_kv_heads: int) -> SharingView:
     scene = run_scene(settings)
     mha = scene_layer(scene)
@@ -129,7 +133,7 @@ class PositionsView:
     rope_ok: bool
 
 
-@memoize(LLM_CACHE, _sized)
+@memoize(POSITIONS_CACHE, _sized)
 def positions_view(settings: Settings, shift: int) -> PositionsView:
     scene = run_scene(settings)
     x = torch.from_numpy(np.array(scene.x))  # the embeddings, without the sinusoidal P
@@ -203,7 +207,7 @@ class WindowView:
         return self.first_layer == 1
 
 
-@memoize(LLM_CACHE, _sized)
+@memoize(WINDOW_CACHE, _sized)
 def window_view(length: int, window: int, n_layers: int) -> WindowView:
     field = window_receptive_field(length, window, n_layers).numpy()  # (n, L, L)
     reached = field.any(axis=0)
@@ -227,7 +231,7 @@ class TilingView:
     gap: float
 
 
-@memoize(LLM_CACHE, _sized)
+@memoize(TILING_CACHE, _sized)
 def tiling_view(settings: Settings, head: int, block: int) -> TilingView:
     scene = run_scene(settings)
     q, k, v = (torch.from_numpy(np.array(a[head])).double() for a in (scene.q, scene.k, scene.v))

@@ -223,3 +223,25 @@ def reach_figure(first_layer: np.ndarray, n_layers: int, *, lang: str = "en",
                                  dtick=max(1, length // 16)))  # fmt: skip
     fig.update_layout(plot_bgcolor=MASKED_COLOR)  # what shows through the cells not reached
     return fig
+
+
+def cache_figure(cache: np.ndarray, labels: Sequence[str], new_row: int, *, title: str | None = None,
+                 lang: str = "en", style: FigureStyle | None = None) -> go.Figure:  # fmt: skip
+    """A K (or V) cache (g, L, d_k) as one heatmap: rows are tokens, the g heads' d_k columns side by side (a line
+    between heads), the row appended by this step framed. Rows keep the heatmap's height per row, so a long cache
+    stays as short as the screen allows."""
+    from .heatmap import matrix_heatmap
+
+    style = style or FigureStyle()
+    c = np.asarray(cache, dtype=float)
+    g, length, d_k = c.shape
+    flat = c.transpose(1, 0, 2).reshape(length, g * d_k)  # (L, g d_k): head j's columns j d_k .. (j + 1) d_k - 1
+    cols = [f"{j + 1}·{i}" for j in range(g) for i in range(d_k)]
+    fig = matrix_heatmap(flat, labels, cols, kind="signed", title=title, row_title=t("fig.llm.keys", lang),
+                         col_title=t("fig.llm.cache_cols", lang), show_values=False, numbered=True, lang=lang,
+                         style=style)  # fmt: skip
+    for j in range(1, g):
+        fig.add_vline(x=j * d_k - 0.5, line={"color": style.text_color, "width": 2})
+    fig.add_shape(type="rect", x0=-0.5, x1=g * d_k - 0.5, y0=new_row - 0.5, y1=new_row + 0.5,
+                  line={"color": style.text_color, "width": 3}, fillcolor="rgba(0,0,0,0)")  # fmt: skip
+    return fig

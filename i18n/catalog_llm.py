@@ -70,7 +70,10 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": ("每个词元在 g = {g} 个 K/V 头（每个由 {h} / {g} 个查询头共享）中各有一行 K，宽 d_k = {dk} 个数；V 缓存"
                "形状相同。本步追加了带框的那一行；它上面的各行与先前各步存入的完全相同。"),
     },
-    "llm.decode.k_tile": {"en": "K/V head {j}: K rows", "zh": "K/V 头 {j}：K 的各行"},
+    "llm.decode.k_title": {
+        "en": "K cache of layer {layer}: one row per token, the {g} K/V heads side by side",
+        "zh": "第 {layer} 层的 K 缓存：每个词元一行，{g} 个 K/V 头并排",
+    },
     "llm.decode.cost_title": {"en": "What the cache saves, counted", "zh": "缓存省下了什么：逐项计数"},
     "llm.decode.cost_text": {
         "en": ("Step {t}, all layers, matrix FLOPs (2 per multiply-add): with the cache the decoder projects one token "
@@ -82,10 +85,15 @@ STRINGS: dict[str, dict[str, str]] = {
                "是前者的 {ratio} 倍（要投影 t 个词元、算 t × t 个分数，而不是 1 个和 t 个）。此时缓存占 **{bytes}** 字节。"),
     },
     "llm.decode.latex": {
-        "en": (r"\text{{KV cache}} = 2 \times \text{{layers}} \times g \times d_k \times L \times \text{{bytes}}"
-               r" = 2 \times {layers} \times {g} \times {dk} \times {L} \times {b} = {total}"),
-        "zh": (r"\text{{键值缓存}} = 2 \times \text{{层数}} \times g \times d_k \times L \times \text{{字节数}}"
-               r" = 2 \times {layers} \times {g} \times {dk} \times {L} \times {b} = {total}"),
+        "en": (r"\begin{{aligned}} \text{{{cache}}} &= 2\,N\,g\,d_k\,L\,b \\ "
+               r"&= 2 \cdot {layers} \cdot {g} \cdot {dk} \cdot {L} \cdot {b} = {total} \end{{aligned}}"),
+        "zh": (r"\begin{{aligned}} \text{{{cache}}} &= 2\,N\,g\,d_k\,L\,b \\ "
+               r"&= 2 \cdot {layers} \cdot {g} \cdot {dk} \cdot {L} \cdot {b} = {total} \end{{aligned}}"),
+    },
+    "llm.decode.kv_word": {"en": "KV cache", "zh": "键值缓存"},
+    "llm.decode.latex_names": {
+        "en": "N = {layers} layers, g = {g} K/V heads, d_k = {dk}, L = {L} tokens, b = {b} bytes per number.",
+        "zh": "N = {layers} 层，g = {g} 个 K/V 头，d_k = {dk}，L = {L} 个词元，每个数 b = {b} 字节。",
     },
     "llm.decode.real_scale": {
         "en": "The same formula at the sizes of real models: the page “Heads that share keys and values”.",
@@ -274,6 +282,255 @@ STRINGS: dict[str, dict[str, str]] = {
                " 重新缩放。读完最后一块时 m = {m}，l = {l}，即 softmax 的分母。在这个头的所有行上，分块计算与普通 "
                "softmax 注意力最多相差 {gap}：只是舍入误差。"),
     },
+    # ----- quiz kinds (explorer/quiz_llm.py) and their names in the live class
+    "live.kind.kv_cache_mib": {"en": "Size of a KV cache", "zh": "键值缓存的大小"},
+    "live.kind.gqa_params": {"en": "Weights with shared K/V heads", "zh": "共享 K/V 头时的权重数"},
+    "live.kind.gqa_group": {"en": "Which K/V head a query head reads", "zh": "查询头读哪个 K/V 头"},
+    "live.kind.cache_step_scores": {"en": "Scores of one cached decoding step", "zh": "有缓存时一步解码的分数个数"},
+    "live.kind.recompute_ratio": {"en": "What recomputing costs without a cache", "zh": "没有缓存时重算的代价"},
+    "live.kind.rope_shift": {"en": "Move the sentence: which scores change?", "zh": "平移句子：哪些分数会变？"},
+    "live.kind.alibi_slope": {"en": "ALiBi's penalty for a distance", "zh": "ALiBi 对某个距离的惩罚"},
+    "live.kind.window_reach": {"en": "How far stacked windows reach", "zh": "叠加的窗口能看多远"},
+    "live.kind.online_softmax": {"en": "Online softmax: the running sum", "zh": "在线 softmax：累计和"},
+    "quiz.kv_cache_mib.prompt_mib": {
+        "en": ("{model}: {layers} layers, g = {g} K/V heads (h = {h} query heads), d_k = {dk}, numbers of 2 bytes. "
+               "Type how many MiB its KV cache holds for one sequence of L = {L} tokens (1 MiB = 2²⁰ bytes)."),
+        "zh": ("{model}：{layers} 层，g = {g} 个 K/V 头（h = {h} 个查询头），d_k = {dk}，每个数 2 字节。请输入一个长为 "
+               "L = {L} 个词元的序列的键值缓存有多少 MiB（1 MiB = 2²⁰ 字节）。"),
+    },
+    "quiz.kv_cache_mib.prompt_bytes": {
+        "en": ("A tiny decoder: {layers} layers, g = {g} K/V heads (h = {h} query heads), d_k = {dk}, numbers of 2 "
+               "bytes. Type how many bytes its KV cache holds after L = {L} tokens."),
+        "zh": ("一个很小的解码器：{layers} 层，g = {g} 个 K/V 头（h = {h} 个查询头），d_k = {dk}，每个数 2 字节。请输入"
+               "读入 L = {L} 个词元后它的键值缓存有多少字节。"),
+    },
+    "quiz.kv_cache_mib.explain_mib": {
+        "en": ("2 (K and V) × {layers} layers × g = {g} × d_k = {dk} × L = {L} × 2 bytes = {answer} MiB. Only the g "
+               "K/V heads are kept, not the h query heads."),
+        "zh": "2（K 和 V）× {layers} 层 × g = {g} × d_k = {dk} × L = {L} × 2 字节 = {answer} MiB。缓存只保存 g 个 K/V 头，而不是 h 个查询头。",
+    },
+    "quiz.kv_cache_mib.explain_bytes": {
+        "en": "2 (K and V) × {layers} layers × g = {g} × d_k = {dk} × L = {L} × 2 bytes = {answer} bytes.",
+        "zh": "2（K 和 V）× {layers} 层 × g = {g} × d_k = {dk} × L = {L} × 2 字节 = {answer} 字节。",
+    },
+    "quiz.kv_cache_mib.trap_one_of_kv": {
+        "en": "That counts K or V: the cache keeps both, twice as much.",
+        "zh": "这只算了 K 或 V 之一：缓存两者都保存，是它的两倍。",
+    },
+    "quiz.kv_cache_mib.trap_h": {
+        "en": "That keeps all h = {h} heads' K and V; the model shares them: only g = {g} K/V heads are cached.",
+        "zh": "这是按 h = {h} 个头各存 K 和 V 算的；该模型共享它们：只缓存 g = {g} 个 K/V 头。",
+    },
+    "quiz.kv_cache_mib.trap_layers": {
+        "en": "That is one layer; each of the {layers} layers keeps its own cache.",
+        "zh": "这只是一层；{layers} 层中每层都有自己的缓存。",
+    },
+    "quiz.kv_cache_mib.trap_float32": {
+        "en": "That counts 4 bytes per number; the numbers here have 2 bytes (16-bit).",
+        "zh": "这是按每个数 4 字节算的；这里每个数是 2 字节（16 位）。",
+    },
+    "quiz.gqa_params.prompt": {
+        "en": ("An attention layer with d_model = {d}, h = {h} query heads and g = {g} shared K/V heads, no biases. "
+               "Type how many weights W^Q, W^K, W^V and W^O hold together."),
+        "zh": "一个注意力层，d_model = {d}，h = {h} 个查询头，g = {g} 个共享的 K/V 头，无偏置。请输入 W^Q、W^K、W^V 和 W^O 共有多少个权重。",
+    },
+    "quiz.gqa_params.explain": {
+        "en": ("W^Q and W^O stay d_model × d_model: 2 · {d2}. W^K and W^V are d_model × g·d_k each (d_k = {d} / {h} "
+               "= {dk}): 2 · {kv}. Together 2 d² + 2 d g d_k = {total}."),
+        "zh": ("W^Q 和 W^O 仍是 d_model × d_model：2 · {d2}。W^K 和 W^V 各为 d_model × g·d_k（d_k = {d} / {h} = {dk}）："
+               "2 · {kv}。合计 2 d² + 2 d g d_k = {total}。"),
+    },
+    "quiz.gqa_params.trap_mha": {
+        "en": "4 d_model² is multi-head attention with every head's own K and V; here W^K and W^V are smaller.",
+        "zh": "4 d_model² 是每个头各有 K 和 V 的多头注意力；这里 W^K 和 W^V 更小。",
+    },
+    "quiz.gqa_params.trap_no_dk": {
+        "en": "Each K/V head is d_k wide: W^K is d_model × g·d_k, not d_model × g.",
+        "zh": "每个 K/V 头宽 d_k：W^K 是 d_model × g·d_k，而不是 d_model × g。",
+    },
+    "quiz.gqa_params.trap_no_wo": {
+        "en": "W^O is still there: d_model × d_model after the concatenation.",
+        "zh": "W^O 仍然存在：拼接之后的 d_model × d_model。",
+    },
+    "quiz.gqa_params.trap_one_of_kv": {"en": "Both W^K and W^V shrink; count both.", "zh": "W^K 和 W^V 都变小了；两者都要算。"},
+    "quiz.gqa_group.prompt": {
+        "en": ("h = {h} query heads share g = {g} K/V heads, {r} query heads per K/V head, in order (as Llama's "
+               "repeat_kv). Which K/V head does query head {i} read? (heads counted from 1)"),
+        "zh": "h = {h} 个查询头按顺序共享 g = {g} 个 K/V 头，每个 K/V 头对应 {r} 个查询头（与 Llama 的 repeat_kv 相同）。查询头 {i} 读哪个 K/V 头？（头从 1 开始编号）",
+    },
+    "quiz.gqa_group.explain": {
+        "en": "Query heads 1…{r} read K/V head 1, the next {r} K/V head 2, and so on: head {i} reads K/V head {j}.",
+        "zh": "查询头 1…{r} 读 K/V 头 1，接下来的 {r} 个读 K/V 头 2，依此类推：头 {i} 读 K/V 头 {j}。",
+    },
+    "quiz.gqa_group.opt": {"en": "K/V head {j}", "zh": "K/V 头 {j}"},
+    "quiz.gqa_group.why_right": {
+        "en": "Right: K/V head {j} serves query heads {first}…{last}.",
+        "zh": "正确：K/V 头 {j} 服务查询头 {first}…{last}。",
+    },
+    "quiz.gqa_group.why_wrong": {
+        "en": "K/V head {j} serves query heads {first}…{last}, a block in order, not every g-th head.",
+        "zh": "K/V 头 {j} 服务查询头 {first}…{last}：按顺序连成一块，而不是每隔 g 个取一个。",
+    },
+    "quiz.cache_step_scores.prompt": {
+        "en": ("A decoder with a KV cache has read {t} tokens and now reads token {n}. Type how many attention scores "
+               "one head computes in this step."),
+        "zh": "一个带键值缓存的解码器已读入 {t} 个词元，现在读入第 {n} 个。请输入这一步中一个头计算多少个注意力分数。",
+    },
+    "quiz.cache_step_scores.explain": {
+        "en": ("One new query row against every key in the cache, its own included: 1 × {n} = {n} scores. The "
+               "earlier rows were computed at earlier steps and are not computed again."),
+        "zh": "一个新的查询行对缓存中的每个键（包括它自己）：1 × {n} = {n} 个分数。先前的行在先前各步已经算过，不再重算。",
+    },
+    "quiz.cache_step_scores.trap_square": {
+        "en": "That is the whole {n} × {n} matrix, what a decoder without a cache computes again at every step.",
+        "zh": "这是整个 {n} × {n} 矩阵，即没有缓存的解码器每一步都要重算的量。",
+    },
+    "quiz.cache_step_scores.trap_self": {
+        "en": "The new token also attends to itself: the causal mask keeps keys 0…t, its own included.",
+        "zh": "新词元也关注它自己：因果掩码保留键 0…t，包括它自己。",
+    },
+    "quiz.cache_step_scores.trap_triangle": {
+        "en": "That is every visible score of all rows so far; the earlier rows are not computed again.",
+        "zh": "这是到目前为止所有行的全部可见分数；先前的行不再重算。",
+    },
+    "quiz.recompute_ratio.prompt": {
+        "en": ("Without a KV cache a decoder runs the whole causal forward again over all {t} tokens to get token "
+               "{t}'s output (projecting every token, the full Q Kᵀ and A V). With the cache it projects one token "
+               "and scores one query. Type how many times the matrix FLOPs of the cached step the recomputation costs."),
+        "zh": ("没有键值缓存时，解码器为了得到第 {t} 个词元的输出，要对全部 {t} 个词元把整个因果前向计算重做一遍（投影每个"
+               "词元，完整的 Q Kᵀ 和 A V）。有缓存时只投影一个词元、用一个查询打分。请输入重算的矩阵浮点运算次数是有缓存"
+               "那一步的多少倍。"),
+    },
+    "quiz.recompute_ratio.explain": {
+        "en": ("The cached step costs P + A·t (one row projected, one row of t scores); the recomputation t·P + A·t² "
+               "= t (P + A·t): exactly t = {t} times as much."),
+        "zh": "有缓存的一步花费 P + A·t（投影一行，一行 t 个分数）；重算花费 t·P + A·t² = t (P + A·t)：正好是 t = {t} 倍。",
+    },
+    "quiz.recompute_ratio.trap_square": {
+        "en": "Only the scores grow as t²; the projections grow as t, and so does the cached step's scoring.",
+        "zh": "只有分数按 t² 增长；投影按 t 增长，有缓存那一步的打分也按 t 增长。",
+    },
+    "quiz.recompute_ratio.trap_half": {
+        "en": "A dense forward computes the full t × t matrix and masks it afterwards: nothing is halved.",
+        "zh": "稠密的前向计算先算完整的 t × t 矩阵再掩蔽：没有省掉一半。",
+    },
+    "quiz.recompute_ratio.trap_same": {
+        "en": "The recomputation projects t tokens instead of one: it costs more.",
+        "zh": "重算要投影 t 个词元而不是一个：代价更大。",
+    },
+    "quiz.rope_shift.prompt_sinusoidal": {
+        "en": ("Positions by a sinusoidal P added to X (the notes). Every token of a sentence moves {s} positions "
+               "later. Which attention scores change?"),
+        "zh": "位置由加到 X 上的正弦 P 给出（笔记的做法）。句子中每个词元都往后移 {s} 个位置。哪些注意力分数会变？",
+    },
+    "quiz.rope_shift.prompt_rope": {
+        "en": ("Positions by RoPE (Q and K turned by position, as in Llama). Every token of a sentence moves {s} "
+               "positions later. Which attention scores change?"),
+        "zh": "位置由旋转位置编码给出（Q 和 K 按位置旋转，如 Llama）。句子中每个词元都往后移 {s} 个位置。哪些注意力分数会变？",
+    },
+    "quiz.rope_shift.prompt_alibi": {
+        "en": ("Positions by ALiBi (−m_i (i − j) added to the scores, as in BLOOM). Every token of a sentence moves "
+               "{s} positions later. Which attention scores change?"),
+        "zh": "位置由 ALiBi 给出（在分数上加 −m_i (i − j)，如 BLOOM）。句子中每个词元都往后移 {s} 个位置。哪些注意力分数会变？",
+    },
+    "quiz.rope_shift.explain_sinusoidal": {
+        "en": "X + P changes with the positions, so Q, K and every score can change.",
+        "zh": "X + P 随位置而变，所以 Q、K 和每个分数都可能变。",
+    },
+    "quiz.rope_shift.explain_rope": {
+        "en": "q_m · k_n after turning by m and n depends on m − n only: moving both keeps every score (up to rounding).",
+        "zh": "按 m 和 n 旋转后的 q_m · k_n 只依赖 m − n：两者一起平移，每个分数都不变（除舍入误差外）。",
+    },
+    "quiz.rope_shift.explain_alibi": {
+        "en": "The penalty −m_i (i − j) depends on the distance only, and X, Q, K carry no position: nothing changes.",
+        "zh": "惩罚项 −m_i (i − j) 只依赖距离，而 X、Q、K 不含位置：什么都不变。",
+    },
+    "quiz.rope_shift.opt_none": {"en": "none (up to rounding)", "zh": "都不变（除舍入误差外）"},
+    "quiz.rope_shift.opt_all": {"en": "every score can change", "zh": "每个分数都可能变"},
+    "quiz.rope_shift.opt_first_row": {"en": "only the first token's row", "zh": "只有第一个词元的那一行"},
+    "quiz.rope_shift.opt_grow": {"en": "every score grows by {s}", "zh": "每个分数都增加 {s}"},
+    "quiz.rope_shift.why_none_sinusoidal": {"en": "P is added to X: new positions, new inputs.", "zh": "P 加在 X 上：位置变了，输入也变了。"},
+    "quiz.rope_shift.why_all_sinusoidal": {"en": "Right: X + P is a new input.", "zh": "正确：X + P 是新的输入。"},
+    "quiz.rope_shift.why_first_row_sinusoidal": {"en": "Every token moved, not only the first.", "zh": "每个词元都移动了，不只是第一个。"},
+    "quiz.rope_shift.why_grow_sinusoidal": {
+        "en": "The positions enter through sines and cosines, not as a number added to the scores.",
+        "zh": "位置通过正弦和余弦进入，而不是作为一个数加到分数上。",
+    },
+    "quiz.rope_shift.why_none_rope": {"en": "Right: the scores depend on m − n only.", "zh": "正确：分数只依赖 m − n。"},
+    "quiz.rope_shift.why_all_rope": {
+        "en": "Q and K do turn, but by the same extra angle: their dot products stay.",
+        "zh": "Q 和 K 确实转了，但多转的角度相同：它们的点积不变。",
+    },
+    "quiz.rope_shift.why_first_row_rope": {"en": "No row is special: every pair keeps its distance.", "zh": "没有哪一行特殊：每一对的距离都不变。"},
+    "quiz.rope_shift.why_grow_rope": {"en": "A turn adds nothing to a dot product of two turned vectors.", "zh": "同时旋转两个向量不会给点积加上任何东西。"},
+    "quiz.rope_shift.why_none_alibi": {"en": "Right: the penalty depends on i − j only.", "zh": "正确：惩罚项只依赖 i − j。"},
+    "quiz.rope_shift.why_all_alibi": {
+        "en": "ALiBi puts no position into X, Q or K, and i − j is the same after the move.",
+        "zh": "ALiBi 不把位置放进 X、Q 或 K，而平移后 i − j 不变。",
+    },
+    "quiz.rope_shift.why_first_row_alibi": {"en": "No row is special: every distance stays.", "zh": "没有哪一行特殊：每个距离都不变。"},
+    "quiz.rope_shift.why_grow_alibi": {"en": "The bias uses i − j, not i or j alone.", "zh": "偏置用的是 i − j，而不是单独的 i 或 j。"},
+    "quiz.alibi_slope.prompt": {
+        "en": ("ALiBi with h = {h} heads gives head i the slope m_i = 2^(−8i/h) (head {i}: m = {m}) and adds "
+               "−m_i · (i − j) to its scores. Type what head {i} adds to the score of a key {d} positions back."),
+        "zh": ("h = {h} 个头的 ALiBi 给头 i 的斜率为 m_i = 2^(−8i/h)（头 {i}：m = {m}），并在它的分数上加 −m_i · (i − j)。"
+               "请输入头 {i} 给往回 {d} 个位置的键的分数加上多少。"),
+    },
+    "quiz.alibi_slope.explain": {
+        "en": "−m · d = −{m} · {d} = {answer}: a fixed price per step back, its own slope per head.",
+        "zh": "−m · d = −{m} · {d} = {answer}：每往回一步付固定的代价，每个头有自己的斜率。",
+    },
+    "quiz.alibi_slope.trap_sign": {
+        "en": "The bias is a penalty: far keys lose score, so it is negative.",
+        "zh": "偏置是惩罚：越远的键分数越低，所以它是负数。",
+    },
+    "quiz.alibi_slope.trap_no_d": {"en": "That is one step back; multiply by the distance.", "zh": "这是往回一步的值；要乘以距离。"},
+    "quiz.alibi_slope.trap_reversed": {
+        "en": "That is the slope of head h − i + 1: head 1 has the steepest slope, 2^(−8/h).",
+        "zh": "这是头 h − i + 1 的斜率：头 1 的斜率最陡，为 2^(−8/h)。",
+    },
+    "quiz.window_reach.prompt": {
+        "en": ("Every layer attends to a causal window of w = {w} keys (the token itself and the w − 1 before it). "
+               "After {n} such layers, type how many tokens back the last token's output can draw information from."),
+        "zh": "每一层都关注 w = {w} 个键的因果窗口（词元自己和它之前的 w − 1 个）。经过 {n} 层这样的层之后，请输入最后一个词元的输出最多能从往回多少个词元处获取信息。",
+    },
+    "quiz.window_reach.explain": {
+        "en": "Each layer reaches w − 1 further back through what the layer below gathered: n (w − 1) = {n} · {w_minus} = {answer}.",
+        "zh": "每一层借助下一层已汇集的信息再往回多看 w − 1 个：n (w − 1) = {n} · {w_minus} = {answer}。",
+    },
+    "quiz.window_reach.trap_nw": {
+        "en": "A window of w keys includes the token itself: it reaches w − 1 back, not w.",
+        "zh": "w 个键的窗口包括词元自己：它往回看 w − 1 个，而不是 w 个。",
+    },
+    "quiz.window_reach.trap_one_layer": {
+        "en": "That is one layer; the next layer reads tokens that already gathered from further back.",
+        "zh": "这只是一层；下一层读到的词元已经汇集了更远处的信息。",
+    },
+    "quiz.window_reach.trap_power": {
+        "en": "The reach adds up layer by layer (w − 1 each); it does not multiply.",
+        "zh": "可达范围逐层相加（每层 w − 1），而不是相乘。",
+    },
+    "quiz.online_softmax.prompt": {
+        "en": ("Online softmax (FlashAttention). After the first block of keys a row has running max m = {m1} and "
+               "running sum l = {l1} (the sum of e^(s − m)). The second block's largest score is {b2}, and its sum of "
+               "e^(s − {b2}) is {e2}. Type l after the second block (two decimals)."),
+        "zh": ("在线 softmax（FlashAttention）。读完第一块键后，某一行的累计最大值 m = {m1}，累计和 l = {l1}（e^(s − m) "
+               "的和）。第二块中最大的分数是 {b2}，它的 e^(s − {b2}) 之和为 {e2}。请输入读完第二块后的 l（保留两位小数）。"),
+    },
+    "quiz.online_softmax.explain": {
+        "en": ("The new max is m = {m}. Both sums move to it: l = {l1} · e^({m1} − {m}) + {e2} · e^({b2} − {m}) = "
+               "{answer}."),
+        "zh": "新的最大值 m = {m}。两个和都换算到它：l = {l1} · e^({m1} − {m}) + {e2} · e^({b2} − {m}) = {answer}。",
+    },
+    "quiz.online_softmax.trap_no_rescale": {
+        "en": "The two sums are relative to different maxima: rescale to the new max before adding.",
+        "zh": "两个和相对于不同的最大值：相加之前先换算到新的最大值。",
+    },
+    "quiz.online_softmax.trap_sign": {
+        "en": "Rescale by e^(m_old − m_new), which is at most 1: the new max makes the old terms smaller.",
+        "zh": "乘的是 e^(m_old − m_new)，它不超过 1：新的最大值让旧的各项变小。",
+    },
+    "quiz.online_softmax.trap_max": {"en": "l is a sum over all keys so far, not the larger of two.", "zh": "l 是到目前为止所有键的和，而不是两者中较大的那个。"},
     # ----- figures
     "fig.llm.flops_title": {"en": "Matrix FLOPs of each step", "zh": "每一步的矩阵浮点运算次数"},
     "fig.llm.bytes_title": {"en": "KV cache after each step", "zh": "每一步之后的键值缓存"},
@@ -306,6 +563,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "fig.llm.running_sum": {"en": "running sum l", "zh": "累计和 l"},
     "fig.llm.keys": {"en": "key", "zh": "键"},
     "fig.llm.query": {"en": "query", "zh": "查询"},
+    "fig.llm.cache_cols": {"en": "K/V head · coordinate of d_k", "zh": "K/V 头 · d_k 中的坐标"},
     "fig.llm.layer": {"en": "layer", "zh": "层"},
     "fig.llm.reach_title": {
         "en": "Which keys reach each query within {n} layers, and through which layer first",
