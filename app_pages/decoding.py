@@ -8,6 +8,7 @@ from figures.llm import cache_figure, decode_cost_figure
 from ui import keep
 from ui.chart_element import show
 from ui.context import get_context
+from ui.decoder_text import head_table, head_text
 from ui.figure_cache import cached_figure
 from ui.frame import outside_frame
 from ui.llm_text import token_line
@@ -34,7 +35,7 @@ if run.n_layers > 1:
     key = keep.kept("decode_layer", 1, valid=lambda v: isinstance(v, int) and 1 <= v <= run.n_layers)
     layer = c2.radio(tr("llm.decode.layer"), list(range(1, run.n_layers + 1)), key=key, horizontal=True,
                      on_change=keep.remember, args=("decode_layer", key)) - 1  # fmt: skip
-name = run.name if run.trained else tr("llm.decode.seeded")
+name = tr("decoder.name") if run.trained else tr("llm.decode.seeded")
 c2.caption(tr("llm.decode.model", name=name, layers=run.n_layers, h=c.n_heads, g=c.kv_heads, dk=c.d_k, d=c.d_model))
 
 step = run.steps[t]
@@ -50,6 +51,10 @@ show(cached_figure(
     tile_titles=[tr("llm.head_kv", i=i + 1, j=groups[i] + 1) for i in range(c.n_heads)],
     row_title=tr("llm.queries"), col_title=tr("llm.keys"), max_cols=min(c.n_heads, 4), lang=lang, style=style,
 ), key="decode_weights")  # fmt: skip
+if run.heads is not None:  # the trained decoder: which of these heads have a job, measured
+    st.subheader(tr("decoder.heads_title"))
+    st.markdown(head_text(run.heads, layer, tr))
+    st.markdown(head_table(run.heads, layer, tr))
 
 st.subheader(tr("llm.decode.cache_title", n=t + 1))
 st.markdown(tr("llm.decode.cache_text", g=c.kv_heads, h=c.n_heads, dk=c.d_k))

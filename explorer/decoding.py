@@ -1,14 +1,16 @@
 """The decoder of the "Decoding step by step" page, and one run of it: a prompt fed one token at a time, then a few
 tokens generated greedily, each step with a KV cache (mha_core.KVCache), with what the page draws for every step.
 
-`load_decoder` is the one function to swap when a trained decoder exists (the training lab's checkpoint): it
-returns anything with the `Decoder` interface below. Until then it returns a seeded, untrained `SeededDecoder`
-whose vocabulary is the prompt's own tokens (its guesses are arbitrary; its attention and cache are real).
+`load_decoder` returns anything with the `Decoder` interface below: the training lab's trained tiny decoder
+(training/checkpoint.py: the committed checkpoint, its SHA-256 checked), or, if that file cannot be used, a seeded,
+untrained `SeededDecoder` whose vocabulary is the prompt's own tokens (its guesses are arbitrary; its attention and
+cache are real).
 """
 
 from __future__ import annotations
 
 import dataclasses
+import logging
 import math
 from dataclasses import dataclass
 from typing import Protocol
@@ -28,6 +30,8 @@ from mha_core import (
     kv_cache_bytes,
     tokenize,
 )
+from training.checkpoint import CheckpointError, trained_decoder
+from training.heads import HeadReport
 
 MAX_PROMPT = 16  # tokens of the sentence fed as the prompt
 MAX_NEW = 8  # tokens generated after it
@@ -102,8 +106,12 @@ class SeededDecoder(nn.Module):
 
 
 def load_decoder(prompt: str) -> Decoder:
-    """THE function to swap for a trained decoder: return the checkpoint's decoder (it may ignore `prompt`).
-    Until one exists: a seeded decoder whose vocabulary is the prompt's first MAX_PROMPT tokens."""
+    """The trained tiny decoder (it ignores `prompt`); if its checkpoint cannot be used (missing, other bytes than
+    the pinned ones, unreadable), a seeded decoder whose vocabulary is the prompt's first MAX_PROMPT tokens."""
+    try:
+        return trained_decoder()
+    except CheckpointError as exc:
+        logging.getLogger(__name__).warning("trained decoder refused, showing a seeded one: %s", exc)
     vocab = tuple(dict.fromkeys(tokenize(prompt)[:MAX_PROMPT]))
     return SeededDecoder(vocab)
 
@@ -136,6 +144,7 @@ class Decoding:
     keys: np.ndarray
     values: np.ndarray
     bytes_per_number: int
+    heads: HeadReport | None = None  # a trained decoder's measured heads (training/heads.py)
 
     def weights_until(self, t: int, layer: int) -> np.ndarray:
         """(h, t + 1, t + 1): the rows of steps 0..t of one layer; NaN where the causal mask hid a key."""
@@ -183,4 +192,4 @@ def run_decoding(prompt: str, n_new: int) -> Decoding:
     values = np.stack([ca.v[0].numpy() for ca in caches]) if steps else np.zeros((0,))
     itemsize = caches[0].k.element_size() if steps else 4
     return Decoding(decoder.name, decoder.trained, decoder.n_layers, c, tuple(s.token for s in steps), tuple(steps),
-                    keys, values, itemsize)  # fmt: skip
+                    keys, values, itemsize, getattr(decoder, "heads", None))  # fmt: skip
