@@ -196,3 +196,38 @@ def test_a_head_is_labelled_only_above_the_threshold_and_the_untrained_baseline(
     # previous: 0.9 and 0.4 >= 0.3 and >= 3 x 0.12; induction: 0.8 >= 3 x 0.2 but 0.5 < 0.6
     assert got == {(0, 0, "previous"), (1, 0, "previous"), (1, 1, "induction")}
     assert {lab.untrained_best for lab in report.labels() if lab.measure == "induction"} == {0.2}
+
+
+# ----- the training batches ------------------------------------------------------------------------------------------
+def test_a_repeated_row_has_its_run_twice_and_a_target_on_the_second_copy_only():
+    from training.tasks import IGNORE
+    from training.train_decoder import MIN_RUN, repeated_rows
+
+    inputs, targets = repeated_rows(64, 32, 50, torch.Generator().manual_seed(0))
+    assert inputs.shape == targets.shape == (64, 32) and int(inputs.min()) >= 1  # never UNK
+    distances = set()
+    for x, y in zip(inputs.tolist(), targets.tolist(), strict=True):
+        where = [i for i, v in enumerate(y) if v != IGNORE]
+        n = len(where) + 1  # targets at every token of the second copy but its last
+        assert n >= MIN_RUN and where == list(range(where[0], where[0] + n - 1))
+        start = where[0]  # the second copy's first token
+        assert x[start : start + n - 1] == x[start - n : start - 1]  # the first copy, just before
+        assert y[start : start + n - 1] == x[start - n + 1 : start]  # the target: the run's next token
+        assert len(set(x[start - n : start])) == n
+        distances.add(n)
+    assert len(distances) > 5  # no fixed distance back finds the earlier copy
+
+
+def test_batches_mix_text_rows_and_repeated_rows_and_are_seeded():
+    from training.train_decoder import Recipe, batch
+
+    streams = token_streams()
+    recipe = Recipe()
+    a = batch(streams, recipe, torch.Generator().manual_seed(1))
+    b = batch(streams, recipe, torch.Generator().manual_seed(1))
+    assert all(torch.equal(x, y) for x, y in zip(a, b, strict=True))
+    inputs, targets = a
+    assert inputs.shape == (recipe.batch, recipe.length)
+    text_rows = [r for r in range(recipe.batch) if r % recipe.repeat_every]
+    assert torch.equal(targets[text_rows, :-1], inputs[text_rows, 1:])  # text: the next token everywhere
+    assert bool((targets[:: recipe.repeat_every] == -100).any())

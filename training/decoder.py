@@ -28,14 +28,15 @@ class DecoderConfig:
     n_kv_heads: int | None = None  # g K/V heads shared by h / g query heads each (None: g = h)
     n_layers: int = 2
     rope: bool = True  # RoPE in the scores; False: sinusoidal positions added to the input
+    bias: bool = False  # biases on Q, K, V and the output (Qwen2 has them on Q, K, V; Llama has none)
     d_ff: int = 0  # width of each layer's MLP; 0: attention only, every token-to-token move is a head
     max_len: int = 128  # the longest sequence (sinusoidal positions are tabulated up to it)
     seed: int = 0
 
     def attention(self, layer: int) -> AttentionConfig:
-        """The core's config of one layer (no biases, as in Llama; seeded per layer)."""
+        """The core's config of one layer (seeded per layer)."""
         return AttentionConfig(
-            d_model=self.d_model, n_heads=self.n_heads, n_kv_heads=self.n_kv_heads, rope=self.rope, bias=False,
+            d_model=self.d_model, n_heads=self.n_heads, n_kv_heads=self.n_kv_heads, rope=self.rope, bias=self.bias,
             seed=self.seed * 16 + layer,
         )  # fmt: skip
 
