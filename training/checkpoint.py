@@ -26,7 +26,7 @@ from .decoder import TinyDecoder
 from .heads import HeadReport, measure_heads
 from .train_decoder import CHECKPOINT, FORMAT, Recipe
 
-CHECKPOINT_SHA256 = "pending"
+CHECKPOINT_SHA256 = "75b96d15ce02349def36352552dc17b5a1c43b1210fdf5b21c952899cfc2dbe1"
 NAME = "tiny-decoder"  # shown on the decoding page; language-neutral
 MEASURE_SEED = 0
 
