@@ -96,6 +96,19 @@ def test_the_page_gets_the_trained_decoder_and_chinese_gets_real_tokens():
         assert all(s.next_token != "[UNK]" for s in run.steps)  # the decoder never writes UNK
 
 
+def test_every_step_on_the_page_holds_every_heads_row_as_the_full_forward_computes_it():
+    decoder = trained_decoder()
+    run = decoding.run_decoding("猫坐在垫子上，因为它累了。", 2)
+    ids = [decoder.checkpoint.vocab.tokens.index(tok) for tok in run.tokens]
+    with torch.no_grad():
+        full = decoder.checkpoint.model(torch.tensor([ids])).weights[:, 0]  # (layers, h, T, T)
+    for step in run.steps:
+        t = step.position
+        assert step.weights.shape == (2, 4, t + 1)
+        np.testing.assert_allclose(step.weights, full[:, :, t, : t + 1].numpy(), atol=1e-5)
+    assert not np.allclose(run.steps[-1].weights[0, 0], run.steps[-1].weights[0, 1])  # heads differ
+
+
 # ----- what the checkpoint's heads are -----------------------------------------------------------------------------
 def test_what_the_readme_says_of_its_heads():
     """training/checkpoint/README.md: layer 2's heads put over 3x the untrained model's weight on the previous token,

@@ -53,7 +53,7 @@ def test_one_token_at_a_time_with_the_cache_equals_the_full_forward(change):
         logits, traces = model.step(tok, caches)
         torch.testing.assert_close(logits, full.logits[0, t], atol=1e-5, rtol=1e-5)
         for layer, trace in enumerate(traces):
-            torch.testing.assert_close(trace.weights[0, :, 0], full.traces[layer].weights[0, :, t, : t + 1], atol=1e-6,
+            torch.testing.assert_close(trace.weights[:, 0], full.traces[layer].weights[0, :, t, : t + 1], atol=1e-6,
                                        rtol=1e-5)  # fmt: skip
     assert [len(c) for c in caches] == [9, 9]
 

@@ -88,12 +88,12 @@ class TinyDecoder(nn.Module):
     @torch.no_grad()
     def step(self, token_id: int, caches: list[KVCache]) -> tuple[Tensor, tuple[AttentionTrace, ...]]:
         """Feed one token at position len(caches[0]): the next token's logits (vocab,) and each layer's trace of
-        this step (q: the new query row; k, v: every key and value in the cache)."""
-        x = self.embed.weight[token_id].view(1, 1, -1)  # (1, 1, d_model): the new token only
+        this step, unbatched (q (h, 1, d_k): the new query row; weights (h, 1, t + 1); k, v: the cache so far)."""
+        x = self.embed.weight[token_id].view(1, -1)  # (1, d_model): the new token only, unbatched
         if not self.config.rope:
             x = x + self.pe[len(caches[0])]  # its position t = the tokens already cached
         traces = []
         for i, cache in enumerate(caches):
             x, trace = self._block(i, x, cache=cache)
             traces.append(trace)
-        return self.unembed(self.final_norm(x))[0, 0], tuple(traces)
+        return self.unembed(self.final_norm(x))[0], tuple(traces)
