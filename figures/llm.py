@@ -9,6 +9,7 @@ online_softmax_figure  one query row's scores read block by block: the running m
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 import numpy as np
@@ -17,7 +18,17 @@ from plotly.subplots import make_subplots
 
 from i18n import t
 
-from .style import HEAD_COLORS, MASKED_COLOR, FigureStyle, axis, base_layout, json_values, safe_label, safe_template
+from .style import (
+    HEAD_COLORS,
+    MASKED_COLOR,
+    FigureStyle,
+    axis,
+    base_layout,
+    json_values,
+    safe_label,
+    safe_template,
+    wrap_title,
+)
 
 CACHED, RECOMPUTED = HEAD_COLORS[0], HEAD_COLORS[3]
 GRID = {"showgrid": True, "gridcolor": "#e6e6e6"}
@@ -217,10 +228,12 @@ def reach_figure(first_layer: np.ndarray, n_layers: int, *, lang: str = "en",
     fig = go.Figure(data=[trace])
     height = style.heatmap_height(length)
     title = t("fig.llm.reach_title", lang, n=n)
-    fig.update_layout(**base_layout(style, safe_label(title), height, safe_label(t("fig.llm.reach_note", lang))),
-                      xaxis=axis(safe_label(t("fig.llm.keys", lang)), style, dtick=max(1, length // 16)),
+    note = wrap_title(safe_label(t("fig.llm.reach_note", lang)), style.small_size, style.width_px * 0.8)
+    step = max(1, math.ceil(length * style.label_px / (style.width_px * 0.75)))  # tick labels that fit the width
+    fig.update_layout(**base_layout(style, safe_label(title), height, note),
+                      xaxis=axis(safe_label(t("fig.llm.keys", lang)), style, dtick=step),
                       yaxis=axis(safe_label(t("fig.llm.query", lang)), style, autorange="reversed",
-                                 dtick=max(1, length // 16)))  # fmt: skip
+                                 dtick=step))  # fmt: skip
     fig.update_layout(plot_bgcolor=MASKED_COLOR)  # what shows through the cells not reached
     return fig
 
