@@ -35,6 +35,7 @@ key = keep.kept("long_layers", 3, valid=lambda v: isinstance(v, int) and 1 <= v 
 layers = c3.slider(tr("llm.layers"), 1, 6, key=key, on_change=keep.remember, args=("long_layers", key))
 wv = window_view(int(length), int(window), int(layers))
 show(cached_figure(reach_figure, wv.first_layer, int(layers), lang=lang, style=style), key="long_field")
+st.caption(tr("llm.long.reach_note"))
 st.markdown(tr("llm.long.reach_text", w=window, n=layers, reach=wv.reach, mistral=f"{window_reach(4096, 32):,}"))
 
 st.header(tr("llm.long.memory_title"))

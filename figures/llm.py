@@ -27,7 +27,6 @@ from .style import (
     json_values,
     safe_label,
     safe_template,
-    wrap_title,
 )
 
 CACHED, RECOMPUTED = HEAD_COLORS[0], HEAD_COLORS[3]
@@ -202,7 +201,8 @@ def online_softmax_figure(
 def reach_figure(first_layer: np.ndarray, n_layers: int, *, lang: str = "en",
                  style: FigureStyle | None = None) -> go.Figure:  # fmt: skip
     """(L, L): the first layer (1..n) through which key j reaches query i, NaN where it does not within n layers
-    (grey). One discrete colour per layer, and the layer's number written in each cell while the cells are big."""
+    (grey; the page says so under the figure). One discrete colour per layer, and the layer's number written in each
+    cell while the cells are big."""
     style = style or FigureStyle()
     a = np.asarray(first_layer, dtype=float)
     n = max(1, int(n_layers))
@@ -228,9 +228,8 @@ def reach_figure(first_layer: np.ndarray, n_layers: int, *, lang: str = "en",
     fig = go.Figure(data=[trace])
     height = style.heatmap_height(length)
     title = t("fig.llm.reach_title", lang, n=n)
-    note = wrap_title(safe_label(t("fig.llm.reach_note", lang)), style.small_size, style.width_px * 0.8)
     step = max(1, math.ceil(length * style.label_px / (style.width_px * 0.75)))  # tick labels that fit the width
-    fig.update_layout(**base_layout(style, safe_label(title), height, note),
+    fig.update_layout(**base_layout(style, safe_label(title), height),
                       xaxis=axis(safe_label(t("fig.llm.keys", lang)), style, dtick=step),
                       yaxis=axis(safe_label(t("fig.llm.query", lang)), style, autorange="reversed",
                                  dtick=step))  # fmt: skip

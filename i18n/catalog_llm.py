@@ -574,7 +574,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "Which keys reach each query within {n} layers, and through which layer first",
         "zh": "{n} 层之内哪些键能到达每个查询，最早经过哪一层",
     },
-    "fig.llm.reach_note": {
+    "llm.long.reach_note": {
         "en": "number: the first layer that brings the key to the query · grey: not within these layers (or the future)",
         "zh": "数字：最早把该键带给该查询的层 · 灰色：这些层之内到不了（或是未来）",
     },
