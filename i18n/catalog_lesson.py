@@ -40,7 +40,7 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "lesson.err.latex": {
         "en": "“{field}” contains “$”: lesson texts are markdown without LaTeX (the printed handout has no formula renderer). Write d_k, Q Kᵀ, √d_k as plain text.",
-        "zh": "“{field}”中含有“$”：课程文本是不含 LaTeX 的 markdown（打印讲义无法渲染公式）。请把 d_k、Q Kᵀ、√d_k 写成普通文本。",
+        "zh": "“{field}”中含有“$”：课程文本是不含 LaTeX 的 markdown（打印材料无法渲染公式）。请把 d_k、Q Kᵀ、√d_k 写成普通文本。",
     },
     "lesson.err.bad_id": {
         "en": "the id “{value}” should be 1 to 32 lowercase letters, digits and hyphens.",
