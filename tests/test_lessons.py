@@ -184,7 +184,7 @@ BUILT_IN = lessons.catalog()
 
 def test_the_built_in_lessons_all_load():
     assert not BUILT_IN.errors, [str(e) for e in BUILT_IN.errors]
-    assert {"mha45"} <= set(BUILT_IN.ids)
+    assert {"mha45", "why-heads"} <= set(BUILT_IN.ids)
 
 
 def test_mha45_has_the_shape_the_issue_asks_for():
@@ -194,6 +194,12 @@ def test_mha45_has_the_shape_the_issue_asks_for():
     pages = {s.page for s in lesson.stops}
     assert {"steps", "heads", "worked", "positional"} <= pages
     assert any(s.settings.mask == "causal" for s in lesson.stops) and any(s.settings.n_heads == 1 for s in lesson.stops)
+
+
+def test_why_heads_is_about_twenty_minutes_on_note_004_and_the_errata():
+    lesson = lessons.get("why-heads")
+    assert 18 <= lesson.minutes <= 22 and len(lesson.checkpoints) >= 3
+    assert {"note004", "errata"} <= {s.page for s in lesson.stops}
 
 
 @pytest.mark.parametrize("lesson", BUILT_IN.lessons, ids=lambda le: le.id)
