@@ -23,8 +23,10 @@ PAGES = {
     "subspaces": "pages/subspaces.py",
     "note004": "pages/note004.py",
     "errata": "pages/errata.py",
+    "lesson": "pages/lesson.py",
 }
-CHARTLESS = {"home", "worked", "quiz", "lab", "errata"}  # text, LaTeX and widgets (lab: charts come after training)
+CHARTLESS = {"home", "worked", "quiz", "lab", "errata",
+             "lesson"}  # text, LaTeX and widgets (lab: charts come after training)
 
 
 def charts(at) -> list:
