@@ -43,8 +43,8 @@ def lesson_list() -> None:
 
 def overview(item: lessons.Lesson) -> None:
     p = lesson_state.progress()
-    if p is None or p.lesson_id != item.id:
-        p = None
+    if p is None or p.lesson_id != item.id or not (p.stop or p.answers):
+        p = None  # nothing to continue: a first visit (or a link to stop 1 with no answers) just starts
     lesson_state.pause()
     st.markdown(md(item.summary(lang)))
     st.caption(tr("lesson.facts", stops=len(item.stops), minutes=f"{item.minutes:g}",
