@@ -37,6 +37,7 @@ body { font-family: "Noto Sans", "Noto Sans CJK SC", "Source Han Sans SC", "Ping
        padding: 12px; font-size: 11pt; }
 h1 { font-size: 20pt; margin: 0 0 4px; } h2 { font-size: 14pt; margin: 18px 0 4px; }
 h3 { font-size: 11.5pt; margin: 10px 0 4px; }
+h2, h3, .where, .setting { break-after: avoid; page-break-after: avoid; }
 .facts, .setting, .where { color: #333; font-size: 9.5pt; margin: 2px 0; }
 .name { margin: 10px 0 4px; font-size: 10.5pt; }
 .stop { border-top: 1.5px solid #444; padding-top: 4px; margin-top: 14px; }
