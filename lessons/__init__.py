@@ -52,11 +52,24 @@ lessons.handout.handout_html(lesson, lang, notes=False) -> str: the printable ha
 
 from __future__ import annotations
 
+import json
+
+from budget import ByteLRU, memoize
 from explorer.quiz import Question, draw_question
+from explorer.settings import Settings
 
 from .loading import DIRECTORY, catalog, get, load_all, load_file, load_text
 from .model import Catalog, Checkpoint, Lesson, LessonError, Stop, Text, clamp
 from .pages import N_STEPS, app_pages, stop_pages
+
+
+_QUESTIONS: ByteLRU[Question] = ByteLRU("lesson questions", 2 * 1024 * 1024)
+
+
+@memoize(_QUESTIONS, lambda q: 2 * len(json.dumps(q.to_dict(), default=str)) + 500)
+def _draw(kind: str, settings: Settings, seed: int, lang: str) -> Question | None:
+    # every run of a lesson's page needs its checkpoints (the link's answers are keyed by them): drawn once
+    return draw_question(kind, settings=settings, seed=seed, lang=lang)
 
 
 def question(stop: Stop, lang: str = "en") -> Question | None:
@@ -64,7 +77,7 @@ def question(stop: Stop, lang: str = "en") -> Question | None:
     same lesson file, drawn on the stop's own setting."""
     if stop.checkpoint is None:
         return None
-    return draw_question(stop.checkpoint.kind, settings=stop.settings, seed=stop.checkpoint.seed, lang=lang)
+    return _draw(stop.checkpoint.kind, stop.settings, stop.checkpoint.seed, lang)
 
 
 __all__ = [
