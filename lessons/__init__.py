@@ -62,7 +62,6 @@ from .loading import DIRECTORY, catalog, get, load_all, load_file, load_text
 from .model import Catalog, Checkpoint, Lesson, LessonError, Stop, Text, clamp
 from .pages import N_STEPS, app_pages, stop_pages
 
-
 _QUESTIONS: ByteLRU[Question] = ByteLRU("lesson questions", 2 * 1024 * 1024)
 
 
