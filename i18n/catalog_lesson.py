@@ -121,7 +121,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "a table with an English and a Chinese text: { en = \"...\", zh = \"...\" }",
         "zh": "包含英文和中文文本的表：{ en = \"...\", zh = \"...\" }",
     },
-    # ---- the lesson page (pages/lesson.py) and the lesson bar around a stop's page (ui/lesson_bar.py)
+    # ---- the lesson page (app_pages/lesson.py) and the lesson bar around a stop's page (ui/lesson_bar.py)
     "page.lesson": {"en": "Lessons", "zh": "课程"},
     "lesson.title": {"en": "Lessons", "zh": "课程"},
     "lesson.title_of": {"en": "Lessons: {title}", "zh": "课程：{title}"},

@@ -6,7 +6,7 @@ import streamlit as st
 
 import lessons
 from explorer.quiz import check_answer
-from lessons.pages import page_title_keys
+from lessons.pages import page_files, page_title_keys
 from ui import lesson_state
 from ui.context import get_context
 from ui.frame import outside_frame
@@ -33,7 +33,7 @@ def lesson_list() -> None:
             st.markdown(md(item.summary(lang)))
             st.caption(tr("lesson.facts", stops=len(item.stops), minutes=f"{item.minutes:g}",
                           questions=len(item.checkpoints)))  # fmt: skip
-            st.page_link("pages/lesson.py", label=tr("lesson.open"), icon=":material/school:",
+            st.page_link(page_files()["lesson"], label=tr("lesson.open"), icon=":material/school:",
                          query_params={lesson_state.LESSON_PARAM: item.id})  # fmt: skip
     if catalog.errors:
         with st.expander(tr("lesson.file_errors", n=len(catalog.errors)), icon=":material/error:"):
@@ -79,7 +79,7 @@ def overview(item: lessons.Lesson) -> None:
     handout_buttons(ctx, item)
     if p is not None:
         lesson_state.write_url(p, lang)
-    st.page_link("pages/lesson.py", label=tr("lesson.all"), icon=":material/arrow_back:")
+    st.page_link(page_files()["lesson"], label=tr("lesson.all"), icon=":material/arrow_back:")
 
 
 def is_right(q, given) -> bool:
