@@ -112,7 +112,8 @@ def test_a_tampered_lesson_link_gets_one_message(page):
 def test_quiz_answers_survive_a_reload_on_another_page(page):
     page.goto(f"{page.base}/quiz")
     wait_idle(page)
-    page.get_by_test_id("stRadio").first.locator("label").first.click()
+    quiz_radio = page.locator("[data-testid='stMain'] [data-testid='stRadio']").first  # not the sidebar's radios
+    quiz_radio.get_by_test_id("stRadioOption").first.click()
     wait_idle(page)
     page.get_by_role("button", name="Reveal").first.click()
     wait_idle(page)
