@@ -192,11 +192,13 @@ STRINGS: dict[str, dict[str, str]] = {
     # ---- page: inputs
     "inputs.title": {"en": "Inputs: tokens, embeddings, positions", "zh": "输入：词元、嵌入与位置"},
     "inputs.intro": {
-        "en": "The sentence is split into tokens; each token becomes a row of the embedding matrix **X** "
-        "(seeded random numbers: the same word always gets the same row). Attention itself ignores order, "
-        "so the positional encoding **P** is added: the layer input is **X + P**.",
-        "zh": "句子被切分成词元；每个词元成为嵌入矩阵 **X** 的一行（带种子的随机数：同一个词总是得到同一行）。"
-        "注意力本身不考虑顺序，因此要加上位置编码 **P**：层的输入是 **X + P**。",
+        "en": "The sentence is split into tokens; each token becomes a row of the embedding matrix **X** (seeded "
+              "random numbers: the same word always gets the same row). Without positions, attention does not "
+              "see the order: swap two tokens and their two output rows swap, nothing else changes (a causal "
+              "mask, which depends on positions, is the exception; the Positional encoding page swaps two tokens "
+              "and compares). So the positional encoding **P** is added: the layer input is **X + P**.",
+        "zh": "句子被切分成词元；每个词元成为嵌入矩阵 **X** 的一行（带种子的随机数：同一个词总是得到同一行）。没有位置信息时，注意力看不到顺序：对调两个词元，它们的两个输出行也随之对调，其余不变（因果掩码"
+              "依赖位置，是例外；“位置编码”页面对调两个词元并作了比较）。因此要加上位置编码 **P**：层的输入是 **X + P**。",
     },
     "inputs.tokens": {"en": "Tokens (L = {n})", "zh": "词元（L = {n}）"},
     "inputs.kv_tokens": {"en": "Key/value tokens (L_k = {n})", "zh": "键/值词元（L_k = {n}）"},
@@ -247,10 +249,9 @@ STRINGS: dict[str, dict[str, str]] = {
         "随机权重下注意力较为平均；训练后的头会各有专长（笔记 004）。",
     },
     "inputs.weights_worked": {
-        "en": "Note 001 gives X, W₁^Q, W₂^Q and W^O; it leaves out W_i^K and W_i^V, so the app chose small signed values "
-        "for them (shown below and on the worked-example page).",
-        "zh": "笔记 001 给出了 X、W₁^Q、W₂^Q 和 W^O，但没有给出 W_i^K 和 W_i^V，因此本应用为它们选定了一些较小的正负数值"
-        "（见下方及算例页面）。",
+        "en": "Note 001 gives X, W₁^Q, W₂^Q and W^O; it leaves out W_i^K and W_i^V (⟦errata:n001_kv⟧), so the "
+              "app chose small signed values for them (shown below and on the worked-example page).",
+        "zh": "笔记 001 给出了 X、W₁^Q、W₂^Q 和 W^O，但没有给出 W_i^K 和 W_i^V（⟦errata:n001_kv⟧），因此本应用为它们选定了一些较小的正负数值（见下方及算例页面）。",
     },
     "inputs.reseed": {"en": "New random weights", "zh": "重新随机生成权重"},
     "inputs.edit_w_help": {
@@ -283,13 +284,14 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": r"Q = XW^Q,\; K = XW^K,\; V = XW^V \qquad Q_i = XW_i^Q,\; W_i^Q \in \mathbb{R}^{d_{model} \times d_k}",
     },
     "steps.proj.text": {
-        "en": "Two views of the same numbers. Fused (notes 002, 004): one {d} × {d} matrix W^Q. Per head (notes 000, "
-        "001): h = {h} independent {d} × {dk} matrices W_i^Q. They are the same thing: W_i^Q is columns "
-        "i·d_k … (i+1)·d_k − 1 of W^Q, i.e. W^Q = [W_1^Q | … | W_h^Q] side by side (not a block-diagonal "
-        "matrix: every input dimension feeds every head).",
-        "zh": "同一组数值的两种视角。融合视角（笔记 002、004）：一个 {d} × {d} 的矩阵 W^Q。分头视角（笔记 000、001）："
-        "h = {h} 个独立的 {d} × {dk} 矩阵 W_i^Q。二者完全等价：W_i^Q 就是 W^Q 的第 i·d_k … (i+1)·d_k − 1 列，"
-        "即 W^Q = [W_1^Q | … | W_h^Q] 横向拼接（不是分块对角矩阵：每个输入维度都会影响每个头）。",
+        "en": "Two views of the same numbers. Fused (notes 002, 004): one {d} × {d} matrix W^Q. Per head (notes "
+              "000, 001): h = {h} independent {d} × {dk} matrices W_i^Q. They are the same thing: W_i^Q is "
+              "columns i·d_k … (i+1)·d_k − 1 of W^Q, i.e. W^Q = [W_1^Q | … | W_h^Q] side by side "
+              "(⟦errata:n000_unified⟧), not a block-diagonal matrix: every input dimension feeds every head "
+              "(⟦errata:n004_blockdiag⟧).",
+        "zh": "同一组数值的两种视图。融合视图（笔记 002、004）：一个 {d} × {d} 的矩阵 W^Q。分头视图（笔记 000、001）：h = {h} 个独立的 {d} × {dk} 矩阵 "
+              "W_i^Q。二者完全等价：W_i^Q 就是 W^Q 的第 i·d_k … (i+1)·d_k − 1 列，即 W^Q = [W_1^Q | … | W_h^Q] 横向拼接（"
+              "⟦errata:n000_unified⟧），而不是分块对角矩阵：每个输入维度都会影响每个头（⟦errata:n004_blockdiag⟧）。",
     },
     "steps.proj.view": {"en": "Show the projections", "zh": "投影的显示方式"},
     "steps.proj.fused": {"en": "Fused (d_model × d_model)", "zh": "融合（d_model × d_model）"},
@@ -379,9 +381,9 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "steps.out.text": {
         "en": "W^O is (h·d_v) × d_model = {d} × {d}. It mixes the heads linearly: the output is the sum of each "
-        "head times its own block of rows W^O_i (no extra nonlinearity here).",
-        "zh": "W^O 的形状为 (h·d_v) × d_model = {d} × {d}。它把各个头线性地混合：输出等于每个头乘以 W^O 中"
-        "对应的行块 W^O_i 之和（此处没有额外的非线性）。",
+              "head times its own block of rows W^O_i (no extra nonlinearity here: ⟦errata:n001_f⟧).",
+        "zh": "W^O 的形状为 (h·d_v) × d_model = {d} × {d}。它把各个头线性地混合：输出等于每个头乘以 W^O 中对应的行块 W^O_i 之和（此处没有额外的非线性："
+              "⟦errata:n001_f⟧）。",
     },
     # ---- page: heads
     "heads.title": {"en": "Heads", "zh": "各个头"},
@@ -443,9 +445,12 @@ STRINGS: dict[str, dict[str, str]] = {
     "pe.pick_dims": {"en": "Pick at least one dimension to see its curve.", "zh": "至少选择一个维度以查看曲线。"},
     "pe.similarity": {"en": "Similarity between positions: P Pᵀ", "zh": "位置之间的相似度：P Pᵀ"},
     "pe.similarity_text": {
-        "en": "The dot product of two encodings depends only on their distance, not on where they are: "
-        "nearby positions are similar, far ones less so.",
-        "zh": "两个位置编码的点积只取决于它们之间的距离，而与绝对位置无关：相近的位置更相似，相距远的位置相似度较低。",
+        "en": "For an even d_model the dot product of two encodings is Σ_j cos((i − k)·ω_j): it depends only on "
+              "the distance i − k, not on where the two positions are (here, d_model = {d}: entries at the same "
+              "distance differ by at most {spread}). It is largest at distance 0, but it does not fall steadily "
+              "with distance: along row 0 it rises again at {rises} of {steps} steps.",
+        "zh": "d_model 为偶数时，两个位置编码的点积是 Σ_j cos((i − k)·ω_j)：它只取决于距离 i − k，而与两个位置的绝对位置无关（这里 d_model = "
+              "{d}：距离相同的元素最多相差 {spread}）。距离为 0 时最大，但它并不随距离单调下降：沿第 0 行，{steps} 步中有 {rises} 步又回升。",
     },
 }
 STRINGS.update({

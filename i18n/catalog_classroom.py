@@ -34,10 +34,11 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "来自笔记 001：输入 X（每个词元一行）、查询权重 $W_1^Q$、$W_2^Q$ 以及输出权重 $W^O$。",
     },
     "worked.chosen": {
-        "en": "Note 001 leaves out the key and value weights $W_i^K$ and $W_i^V$. **The app chose the ones below** (small, "
-        "signed, all different). They are not from the note: another choice changes every number from step 3 on.",
-        "zh": "笔记 001 没有给出键和值的权重 $W_i^K$、$W_i^V$。**下面这些是本应用选定的**（较小、有正有负、互不相同），"
-        "并非来自笔记：换一组取值，第 3 步之后的所有数字都会改变。",
+        "en": "Note 001 leaves out the key and value weights $W_i^K$ and $W_i^V$ (⟦errata:n001_kv⟧). **The app "
+              "chose the ones below** (small, signed, all different). They are not from the note: another choice "
+              "changes every number from step 3 on.",
+        "zh": "笔记 001 没有给出键和值的权重 $W_i^K$、$W_i^V$（⟦errata:n001_kv⟧）。**下面这些是本应用选定的**（较小、有正有负、互不相同），并非来自笔记：换一组取值，第 "
+              "3 步之后的所有数字都会改变。",
     },
     "worked.q.title": {"en": "Queries $Q_i = X W_i^Q$", "zh": "查询 $Q_i = X W_i^Q$"},
     "worked.q.text": {

@@ -54,12 +54,16 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "d_model = {d}，h = {h} 个头。请输入每个头的维度 d_k。",
     },
     "quiz.d_k.explain": {
-        "en": "The heads share d_model between them: d_k = d_model / h = {d} / {h} = {dk}.",
-        "zh": "各头平分 d_model：d_k = d_model / h = {d} / {h} = {dk}。",
+        "en": "Each head reads all d_model = {d} input dimensions and projects them to d_k = d_model / h = {d} / "
+              "{h} = {dk} dimensions, so that the h outputs side by side are d_model wide again.",
+        "zh": "每个头都读取全部 d_model = {d} 个输入维度，并把它们投影到 d_k = d_model / h = {d} / {h} = {dk} 维，这样 h 个输出横向拼接后又是 "
+              "d_model 宽。",
     },
     "quiz.d_k.trap_mult": {
-        "en": "That is d_model · h. The heads do not each get d_model; they split it: divide.",
-        "zh": "这是 d_model · h。各头不是每个都有 d_model 维，而是平分它：应当相除。",
+        "en": "That is d_model · h. Each head's output is d_model / h wide, so that the h outputs side by side "
+              "are d_model wide again: divide. (Each head still reads all d_model inputs: ⟦errata:n000_split⟧.)",
+        "zh": "这是 d_model · h。每个头的输出宽 d_model / h，h 个输出横向拼接后才又是 d_model 宽：应当相除。（每个头仍读取全部 d_model 个输入："
+              "⟦errata:n000_split⟧。）",
     },
     "quiz.d_k.trap_d": {
         "en": "That is d_model itself, the width of all heads together (after the concatenation).",
@@ -130,8 +134,9 @@ STRINGS: dict[str, dict[str, str]] = {
         "d_model × d_model：共 4 · d_model² = {total}，与 h 无关（笔记 004）。",
     },
     "quiz.params.trap_3d2": {
-        "en": "3 · d_model² is the table of note 001: it counts W^Q, W^K, W^V and forgets W^O.",
-        "zh": "3 · d_model² 是笔记 001 表中的数：它只算了 W^Q、W^K、W^V，漏掉了 W^O。",
+        "en": "3 · d_model² counts W^Q, W^K and W^V only; this layer also has W^O, another d_model² (note 001's "
+              "table makes the same slip: ⟦errata:n001_params⟧).",
+        "zh": "3 · d_model² 只算了 W^Q、W^K 和 W^V；这一层还有 W^O，又是 d_model² 个权重（笔记 001 的表格犯了同样的错误：⟦errata:n001_params⟧）。",
     },
     "quiz.params.trap_per_head": {
         "en": "That gives every one of the {h} heads full d_model × d_model matrices. Each head's matrices are only "
@@ -641,10 +646,10 @@ STRINGS: dict[str, dict[str, str]] = {
         "请自己计算这个元素并输入。",
     },
     "quiz.note001_entry.explain": {
-        "en": "Q_{head}[{r},{c}] = {products} = {answer}. The note's {note} is wrong (so are the other entries of "
-        "its Q_1 and Q_2; the Worked example page shows them corrected).",
-        "zh": "Q_{head}[{r},{c}] = {products} = {answer}。笔记的 {note} 是错的（它的 Q_1、Q_2 的其他元素也错了；“算例”页给出了"
-        "更正后的数值）。",
+        "en": "Q_{head}[{r},{c}] = {products} = {answer}. The note's {note} is wrong, and so are the other "
+              "entries of its Q_1 and Q_2 (⟦errata:n001_q⟧; the Worked example page computes them).",
+        "zh": "Q_{head}[{r},{c}] = {products} = {answer}。笔记的 {note} 是错的，它的 Q_1、Q_2 的其他元素也错了（"
+              "⟦errata:n001_q⟧；“算例演算”页给出了计算结果）。",
     },
     "quiz.note001_entry.trap_note": {
         "en": "{note} is the note's number, and it is wrong: multiply the row by the column yourself.",
@@ -656,9 +661,10 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "下面几条出自笔记的说法中有三条是对的。哪一条是错的？",
     },
     "quiz.note_error.explain": {
-        "en": "The notes are right about the shapes and the cost, but their worked numbers and some claims do not "
-        "hold up: check every statement against the computed numbers.",
-        "zh": "笔记关于形状和计算量的说法是对的，但算例的数值和一些论断经不起检验：每一条都要用计算出的数值来核对。",
+        "en": "Not every shape, count or claim of the notes holds, even where it looks routine: compare each "
+              "statement with the numbers the app computes. The page “Where the notes are wrong” lists every "
+              "such place.",
+        "zh": "笔记中的形状、计数和论断并非都成立，即使看起来理所当然也一样：每一条都要与本应用计算出的数值对照。“笔记中的错误”页面列出了每一处。",
     },
     "quiz.note_error.claim_q1": {
         "en": "Note 001: Q_1 = X W_1^Q = [[0.85, −0.05], [−0.29, 0.74]]",
@@ -701,29 +707,32 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "笔记 002：除以 √d_k 可防止点积随 d_k 增大",
     },
     "quiz.note_error.why_q1": {
-        "en": "Wrong: row 1 of X times column 1 of W_1^Q is 1·0.1 + 0.5·(−0.2) + (−1)·1.0 + 2·0.5 = 0.00; the true "
-        "Q_1 is [[0.00, 1.45], [−0.95, −0.45]].",
-        "zh": "错：X 的第 1 行乘 W_1^Q 的第 1 列是 1·0.1 + 0.5·(−0.2) + (−1)·1.0 + 2·0.5 = 0.00；正确的 Q_1 是 "
-        "[[0.00, 1.45], [−0.95, −0.45]]。",
+        "en": "Wrong: row 1 of X times column 1 of W_1^Q is 1·0.1 + 0.5·(−0.2) + (−1)·1.0 + 2·0.5 = 0.00; the "
+              "true Q_1 is [[0.00, 1.45], [−0.95, −0.45]] (⟦errata:n001_q⟧).",
+        "zh": "错：X 的第 1 行乘 W_1^Q 的第 1 列是 1·0.1 + 0.5·(−0.2) + (−1)·1.0 + 2·0.5 = 0.00；正确的 Q_1 是 [[0.00, 1.45], "
+              "[−0.95, −0.45]]（⟦errata:n001_q⟧）。",
     },
     "quiz.note_error.why_params3": {
-        "en": "Wrong: 3 d_model² forgets W^O. With it, both have 4 d_model² (note 004), independent of h.",
-        "zh": "错：3 d_model² 漏掉了 W^O。算上它两者都是 4 d_model²（笔记 004），与 h 无关。",
+        "en": "Wrong: multi-head attention has W^O too, 4 d_model² in all, whatever h is: ⟦errata:n001_params⟧.",
+        "zh": "错：多头注意力还有 W^O，合计 4 d_model²，与 h 无关：⟦errata:n001_params⟧。",
     },
     "quiz.note_error.why_orthogonal": {
-        "en": "Wrong: nothing makes the heads' subspaces orthogonal; they may overlap (note 004 says so), and the "
-        "similarity ρ_ij of head outputs measures how much.",
-        "zh": "错：没有任何机制使各头的子空间正交；它们可能相交（笔记 004 也这么说），头输出的相似度 ρ_ij 衡量了重叠程度。",
+        "en": "Wrong: nothing in the layer or in training makes the heads' subspaces orthogonal; they generally "
+              "overlap (note 004 says they may). How much two subspaces overlap is measured by their principal "
+              "angles, not by ρ_ij of the head outputs: ⟦errata:n001_orth⟧.",
+        "zh": "错：层的结构和训练都不会使各头的子空间正交；它们通常相互重叠（笔记 004 也说它们可能相交）。两个子空间重叠多少由它们的主角度衡量，而不是由头输出的 ρ_ij 衡量："
+              "⟦errata:n001_orth⟧。",
     },
     "quiz.note_error.why_blockdiag": {
-        "en": "Wrong: Q^all = X [W_1^Q | … | W_h^Q], the matrices side by side, a full d_model × d_model matrix; every "
-        "input dimension feeds every head. A block diagonal would need an input h · d_model wide.",
-        "zh": "错：Q^all = X [W_1^Q | … | W_h^Q]，矩阵左右并排，是一个完整的 d_model × d_model 矩阵；每个输入维度都贡献给每个头。"
-        "分块对角矩阵需要宽为 h · d_model 的输入。",
+        "en": "Wrong: Q^all = X [W_1^Q | … | W_h^Q], the matrices side by side, a full d_model × d_model matrix; "
+              "every input dimension feeds every head: ⟦errata:n004_blockdiag⟧.",
+        "zh": "错：Q^all = X [W_1^Q | … | W_h^Q]，矩阵左右并排，是一个完整的 d_model × d_model 矩阵；每个输入维度都贡献给每个头："
+              "⟦errata:n004_blockdiag⟧。",
     },
     "quiz.note_error.why_dk": {
-        "en": "True: the heads split d_model evenly; 512 / 8 = 64.",
-        "zh": "对：各头平分 d_model；512 / 8 = 64。",
+        "en": "True: d_k = d_model / h = 512 / 8 = 64 is the width of each head's output; each head still reads "
+              "all 512 input dimensions (⟦errata:n000_split⟧).",
+        "zh": "对：d_k = d_model / h = 512 / 8 = 64 是每个头输出的宽度；每个头仍读取全部 512 个输入维度（⟦errata:n000_split⟧）。",
     },
     "quiz.note_error.why_cost": {
         "en": "True: h heads of L · L · d_k multiplications each make L · L · d_model.",
@@ -753,15 +762,16 @@ STRINGS: dict[str, dict[str, str]] = {
         "请输入 W^Q 的形状。",
     },
     "quiz.stacked_wq.explain": {
-        "en": "W^Q = [W_1^Q | … | W_h^Q]: {h} blocks of {d} × {dk} side by side, {d} × {d}. Every entry is used; "
-        "every input dimension feeds every head (not a block diagonal, as note 004 writes).",
-        "zh": "W^Q = [W_1^Q | … | W_h^Q]：{h} 块 {d} × {dk} 左右并排，共 {d} × {d}。每个元素都被用到；每个输入维度都贡献给每个头"
-        "（不是笔记 004 所写的分块对角矩阵）。",
+        "en": "W^Q = [W_1^Q | … | W_h^Q]: {h} blocks of {d} × {dk} side by side, {d} × {d}. Every entry is used, "
+              "and every input dimension feeds every head (⟦errata:n004_stack⟧).",
+        "zh": "W^Q = [W_1^Q | … | W_h^Q]：{h} 块 {d} × {dk} 左右并排，共 {d} × "
+              "{d}。每个元素都被用到，每个输入维度都贡献给每个头（⟦errata:n004_stack⟧）。",
     },
     "quiz.stacked_wq.trap_blockdiag": {
-        "en": "That is note 004's BlockDiag(W_1^Q, …, W_h^Q): it would need X to be h · d_model = {h} · {d} wide. "
-        "The blocks sit side by side instead.",
-        "zh": "这是笔记 004 的 BlockDiag(W_1^Q, …, W_h^Q)：它要求 X 宽为 h · d_model = {h} · {d}。实际上各块是左右并排的。",
+        "en": "That is note 004's BlockDiag(W_1^Q, …, W_h^Q): it would need X to be h · d_model = {h} · {d} "
+              "wide. The blocks sit side by side instead (⟦errata:n004_blockdiag⟧).",
+        "zh": "这是笔记 004 的 BlockDiag(W_1^Q, …, W_h^Q)：它要求 X 宽为 h · d_model = {h} · "
+              "{d}。实际上各块是左右并排的（⟦errata:n004_blockdiag⟧）。",
     },
     "quiz.stacked_wq.trap_one": {
         "en": "That is one head's W_i^Q; W^Q holds all heads.",

@@ -18,14 +18,12 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "hs.rho_title": {"en": "Note 004's ρ_ij, and why it is not the measure here", "zh": "笔记 004 的 ρ_ij，以及这里为什么不用它"},
     "hs.rho_text": {
-        "en": "Note 004 compares the head outputs themselves. But head_i lives in head i's own d_k value coordinates, "
-              "and those are arbitrary: turning head j's value space by any orthogonal R (W_j^V → W_j^V R, "
-              "W^O_j → Rᵀ W^O_j) gives exactly the same layer, yet changes ρ_ij. So ρ_ij near 1 does not mean the "
-              "two heads say the same thing, and near 0 does not mean they differ. Turn a head and watch: the "
-              "output stays, ρ moves, the cosine of the contributions stays.",
-        "zh": "笔记 004 直接比较各头的输出。但 head_i 位于头 i 自己的 d_k 维值坐标中，而这些坐标是任意的：用任意正交矩阵 R "
-              "旋转头 j 的值空间（W_j^V → W_j^V R，W^O_j → Rᵀ W^O_j），得到的层完全相同，ρ_ij 却会改变。所以 ρ_ij 接近 1 "
-              "并不表示两个头说的是同一件事，接近 0 也不表示它们不同。旋转一个头看看：输出不变，ρ 改变，贡献之间的余弦不变。",
+        "en": "Note 004 compares the head outputs themselves. But head_i lives in head i's own d_k value "
+              "coordinates, and those are arbitrary: turning head j's value space by any orthogonal R (W_j^V → "
+              "W_j^V R, W^O_j → Rᵀ W^O_j) gives exactly the same layer, yet changes ρ_ij (⟦errata:n004_rho⟧). "
+              "Turn a head and watch: the output stays, ρ moves, the cosine of the contributions stays.",
+        "zh": "笔记 004 直接比较各头的输出。但 head_i 位于头 i 自己的 d_k 维值坐标中，而这些坐标是任意的：用任意正交矩阵 R 旋转头 j 的值空间（W_j^V → W_j^V "
+              "R，W^O_j → Rᵀ W^O_j），得到的层完全相同，ρ_ij 却会改变（⟦errata:n004_rho⟧）。旋转一个头看看：输出不变，ρ 改变，贡献之间的余弦不变。",
     },
     "hs.turn": {"en": "Turn the value space of head", "zh": "旋转值空间的头"},
     "hs.pair": {"en": "Compare with head", "zh": "与之比较的头"},
@@ -47,12 +45,11 @@ STRINGS: dict[str, dict[str, str]] = {
     "minilm.contrib": {"en": "How alike are this layer's heads?", "zh": "这一层的各个头有多相似？"},
     "minilm.contrib_text": {
         "en": "The cosine of what each pair of heads of layer {layer} adds to the output (head_i W^O_i) on this "
-              "sentence. Note 004 says trained heads have low correlation; head-pruning studies (Michel et al. 2019, "
-              "Voita et al. 2019) found many heads redundant. Look for yourself: mean |cos| between different heads "
-              "here is {mean}, the largest {hi}.",
-        "zh": "第 {layer} 层每两个头在这句话上加到输出的部分（head_i W^O_i）之间的余弦。笔记 004 说训练后的头相关性低；"
-              "剪枝研究（Michel 等 2019，Voita 等 2019）却发现许多头是冗余的。自己看一看：这里不同头之间的平均 |cos| 为 "
-              "{mean}，最大为 {hi}。",
+              "sentence: mean |cos| between different heads {mean}, the largest {hi}. A low value alone does not "
+              "show specialisation: random heads of the same shapes, on the same input, give a mean |cos| of "
+              "{rlo}–{rhi} (⟦errata:n004_lowcorr⟧).",
+        "zh": "第 {layer} 层每两个头在这句话上加到输出的部分（head_i W^O_i）之间的余弦：不同头之间的平均 |cos| 为 {mean}，最大为 "
+              "{hi}。数值低本身并不说明分工：同样形状、同样输入的随机头，平均 |cos| 为 {rlo}–{rhi}（⟦errata:n004_lowcorr⟧）。",
     },
     # ---- page: why multi-head, tested (note 004)
     "n4.intro": {
@@ -80,26 +77,28 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "n4.basis.title": {"en": "2. The output is a sum of one term per head", "zh": "2. 输出是每个头一项之和"},
     "n4.basis.text": {
-        "en": "Concat(head_1, …, head_h) W^O = Σ_i head_i W^O_i: each head adds one term in d_model space and the "
-              "output is their plain sum. The bars are the terms for one token, stacked per dimension; the black "
-              "marks are the output, where they add up to. Note 004 calls the heads “basis functions” and invokes "
-              "the approximation guarantee of rich bases; h fixed terms of one layer are no such basis (errata).",
-        "zh": "Concat(head_1, …, head_h) W^O = Σ_i head_i W^O_i：每个头在 d_model 空间中加上一项，输出就是它们的直接相加。"
-              "柱形是一个词元的各项，按维度堆叠；黑色短线是输出，即它们相加的结果。笔记 004 把各个头称为“基函数”，"
-              "并引用丰富基函数集合的逼近保证；一层中固定的 h 项并不是这样的基（见错误页面）。",
+        "en": "Concat(head_1, …, head_h) W^O = Σ_i head_i W^O_i: each head adds one term in d_model space and "
+              "the output is their plain sum. The bars are the terms for one token, stacked per dimension; the "
+              "black marks are the output, where they add up to. Note 004 calls the heads “basis functions”: "
+              "⟦errata:n004_basis⟧.",
+        "zh": "Concat(head_1, …, head_h) W^O = Σ_i head_i W^O_i：每个头在 d_model 空间中加上一项，输出就是它们的直接相加。柱形是一个词元的各项，按维度堆叠"
+              "；黑色短线是输出，即它们相加的结果。笔记 004 把各个头称为“基函数”：⟦errata:n004_basis⟧。",
     },
     "n4.basis.pick": {"en": "Token", "zh": "词元"},
     "n4.basis.gap": {"en": "Largest |Σ_i head_i W^O_i − output| here: {gap}.", "zh": "这里 |Σ_i head_i W^O_i − 输出| 的最大值：{gap}。"},
     "n4.basis.dims": {"en": "The first {n} of {d} dimensions are drawn.", "zh": "只画出 {d} 个维度中的前 {n} 个。"},
     "n4.kernel.title": {"en": "3. exp(q·k) as a similarity: not symmetric", "zh": "3. 把 exp(q·k) 看作相似度：并不对称"},
     "n4.kernel.text": {
-        "en": "Note 004 reads a head as a kernel k(x_i, x_j) = exp(q_i·k_j / √d_k). A (Mercer) kernel must be "
-              "symmetric. Here q_i = x_i W^Q_i and k_j = x_j W^K_i with W^Q_i ≠ W^K_i, so s_ij ≠ s_ji: compare S "
-              "with Sᵀ. One head already gives asymmetric pairs, the note's example of what needs several heads. "
-              "Only with W^K = W^Q (right) is S symmetric and exp(S) a valid kernel matrix.",
-        "zh": "笔记 004 把一个头看作核函数 k(x_i, x_j) = exp(q_i·k_j / √d_k)。（Mercer）核函数必须对称。这里 "
-              "q_i = x_i W^Q_i、k_j = x_j W^K_i 且 W^Q_i ≠ W^K_i，所以 s_ij ≠ s_ji：对比 S 与 Sᵀ。一个头就已经给出非对称的"
-              "成对关系，而笔记把它当作需要多个头的例子。只有 W^K = W^Q 时（右图）S 才对称，exp(S) 才是合法的核矩阵。",
+        "en": "Note 004 reads a head as a kernel k(x_i, x_j) = exp(q_i·k_j / √d_k). A head is indeed a kernel "
+              "smoother (its weights are Nadaraya–Watson weights), but a Mercer kernel, which the note's kernel "
+              "methods need, must be symmetric. Here q_i = x_i W^Q_i and k_j = x_j W^K_i with W^Q_i ≠ W^K_i, so "
+              "s_ij ≠ s_ji: compare S with Sᵀ. One head already gives asymmetric pairs (⟦errata:n004_asym⟧). "
+              "Only with W^K = W^Q (right) is S symmetric and exp(S) a Mercer kernel matrix "
+              "(⟦errata:n004_kernel⟧).",
+        "zh": "笔记 004 把一个头看作核函数 k(x_i, x_j) = exp(q_i·k_j / √d_k)。一个头确实是核平滑器（它的权重就是 Nadaraya–Watson 权重），但笔记所用的核方法"
+              "需要 Mercer 核，而 Mercer 核必须对称。这里 q_i = x_i W^Q_i、k_j = x_j W^K_i 且 W^Q_i ≠ W^K_i，所以 s_ij ≠ s_ji：对比 S "
+              "与 Sᵀ。一个头就已经给出非对称的成对关系（⟦errata:n004_asym⟧）。只有 W^K = W^Q 时（右图）S 才对称，exp(S) 才是 Mercer 核矩阵（"
+              "⟦errata:n004_kernel⟧）。",
     },
     "n4.kernel.head": {"en": "Head", "zh": "头"},
     "n4.kernel.numbers": {
@@ -129,11 +128,12 @@ STRINGS: dict[str, dict[str, str]] = {
     "n4.yes": {"en": "yes", "zh": "能"},
     "n4.no": {"en": "no", "zh": "不能"},
     "n4.incl.fails": {
-        "en": "From h = {h0} on, no head of the h-head layer can produce the single head's attention weights: the "
-              "inclusion fails at fixed d_model. Nor is the converse shown: the two classes differ, neither is "
-              "known to contain the other.",
-        "zh": "从 h = {h0} 起，h 头层中没有任何一个头能给出单头的注意力权重：d_model 固定时包含关系不成立。反方向也没有被"
-              "证明：两个函数类不同，并不知道谁包含谁。",
+        "en": "From h = {h0} on, no single head of the h-head layer can produce the single head's attention "
+              "weights on this sentence: the construction behind the claim fails at fixed d_model. This does not "
+              "show that the h heads together cannot give the same output; the note's inclusion is unproven "
+              "either way (⟦errata:n004_fh⟧).",
+        "zh": "从 h = {h0} 起，在这句话上，h 头层中没有任何一个头能给出单头的注意力权重：这个论断背后的构造在 d_model 固定时不成立。这并不说明 h 个头合起来不能给出同样的输出；笔记的包含关"
+              "系无论哪个方向都没有被证明（⟦errata:n004_fh⟧）。",
     },
     "n4.incl.holds": {
         "en": "On this short sentence (L = {L}) every h still passes: the bound bites once L > d_k + 1. Try a longer "
@@ -142,13 +142,14 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "n4.cost.title": {"en": "5. “Multi-head costs nothing extra”?", "zh": "5. “多头不增加计算成本”？"},
     "n4.cost.text": {
-        "en": "Note 004 says the heads come free. The parameters (4 d_model²) and the multiplications of the matrix "
-              "products (the four projections, QKᵀ and AV) are indeed the same for every h. But the softmax takes "
-              "one exponential per score, h·L·L_k, and every L × L tensor (scores, weights) holds h·L·L_k numbers: "
-              "both grow h-fold. Counted for L = {L}, d_model = {d}:",
-        "zh": "笔记 004 说多个头是“免费”的。参数量（4 d_model²）和矩阵乘法（四个投影、QKᵀ 和 AV）的乘法次数对任何 h "
-              "确实都一样。但 softmax 对每个分数做一次指数运算，共 h·L·L_k 次；每个 L × L 张量（分数、权重）也有 h·L·L_k "
-              "个数：两者都随 h 成倍增长。按 L = {L}、d_model = {d} 计数：",
+        "en": "Note 004 says the heads come free. The parameters (4 d_model²) and the multiplications of the "
+              "matrix products (the four projections, QKᵀ and AV) are indeed the same for every h. But the "
+              "softmax takes one exponential per score, h·L·L_k, and every L × L tensor (scores, weights) holds "
+              "h·L·L_k numbers: both grow h-fold (⟦errata:n004_free⟧). What that costs in time depends on the "
+              "machine (⟦errata:n000_mult⟧). Counted for L = {L}, d_model = {d}:",
+        "zh": "笔记 004 说多个头是“免费”的。参数量（4 d_model²）和矩阵乘法（四个投影、QKᵀ 和 AV）的乘法次数对任何 h 确实都一样。但 softmax 对每个分数做一次指数运算，共 "
+              "h·L·L_k 次；每个 L × L 张量（分数、权重）也有 h·L·L_k 个数：两者都随 h 成倍增长（"
+              "⟦errata:n004_free⟧）。这在时间上代价多大取决于机器（⟦errata:n000_mult⟧）。按 L = {L}、d_model = {d} 计数：",
     },
     "n4.cost.col_mults": {"en": "multiplications", "zh": "乘法次数"},
     "n4.cost.col_exps": {"en": "exponentials", "zh": "指数运算次数"},

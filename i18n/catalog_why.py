@@ -9,14 +9,15 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "why.scale.title": {"en": "Why divide by √d_k", "zh": "为什么要除以 √d_k"},
     "why.scale.text": {
-        "en": ("If the entries of q and k are independent with mean 0 and variance 1, q·k is a sum of d_k such "
-               "products: its variance is d_k (note 002). Without scaling the scores spread out as d_k grows, "
-               "the softmax puts almost all weight on one key and its gradient vanishes (saturation). Below: "
-               "random q and k at growing d_k, with and without the factor 1/√d_k. The current setting has "
-               "d_k = {dk}."),
-        "zh": ("若 q 和 k 的各分量独立、均值 0、方差 1，q·k 是 d_k 个乘积之和，方差为 d_k（笔记 002）。不缩放时，"
-               "分数随 d_k 增大而越来越分散，softmax 几乎把全部权重给一个键，梯度消失（饱和）。下图：随机的 q、k，"
-               "d_k 逐渐增大，对比有无 1/√d_k 因子。当前设置 d_k = {dk}。"),
+        "en": "If the entries of q and k are independent with mean 0 and variance 1, q·k is a sum of d_k such "
+              "products, so its variance is d_k (Vaswani et al. 2017, footnote 4; note 002 gives only the "
+              "purpose: keep the dot products from growing large and the gradient from vanishing). Without "
+              "scaling the scores spread out as d_k grows, the softmax puts almost all weight on one key and its "
+              "gradient vanishes (saturation). Below: random q and k at growing d_k, with and without the factor "
+              "1/√d_k. The current setting has d_k = {dk}.",
+        "zh": "若 q 和 k 的各分量独立、均值 0、方差 1，q·k 是 d_k 个这样的乘积之和，方差为 d_k（Vaswani 等 2017，脚注 4；笔记 002 只给出了目的：防止点积过大、梯度消失）"
+              "。不缩放时，分数随 d_k 增大而越来越分散，softmax 几乎把全部权重给一个键，梯度消失（饱和）。下图：随机的 q、k，d_k 逐渐增大，对比有无 1/√d_k 因子。当前设置 d_k = "
+              "{dk}。",
     },
     "why.scale.now": {
         "en": ("At d_k = {dk} with {n} keys: entropy {es} scaled vs {er} unscaled, largest weight {ms} vs {mr}, "
@@ -25,12 +26,12 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "why.cost.title": {"en": "Cost grows with L²", "zh": "开销随 L² 增长"},
     "why.cost.text": {
-        "en": ("Counted for the current setting (L = {L} queries, L_k = {Lk} keys, d_model = {d}, h = {h}, "
-               "d_k = {dk}). A dot product of length n costs n multiplications and n − 1 additions (note 000), so "
-               "QKᵀ costs L·L_k·d_k multiplications per head, L·L_k·d_model over all heads."),
-        "zh": ("按当前设置计数（L = {L} 个查询，L_k = {Lk} 个键，d_model = {d}，h = {h}，d_k = {dk}）。长度为 n "
-               "的点积需要 n 次乘法和 n − 1 次加法（笔记 000），所以 QKᵀ 每个头需要 L·L_k·d_k 次乘法，"
-               "所有头合计 L·L_k·d_model 次。"),
+        "en": "Counted for the current setting (L = {L} queries, L_k = {Lk} keys, d_model = {d}, h = {h}, d_k = "
+              "{dk}). A dot product of length n costs n multiplications and n − 1 additions (note 000), so QKᵀ "
+              "costs L·L_k·d_k multiplications per head, L·L_k·d_model over all heads. The table counts every "
+              "step, not only QKᵀ (⟦errata:n000_qkonly⟧).",
+        "zh": "按当前设置计数（L = {L} 个查询，L_k = {Lk} 个键，d_model = {d}，h = {h}，d_k = {dk}）。长度为 n 的点积需要 n 次乘法和 n − 1 次加法（笔"
+              "记 000），所以 QKᵀ 每个头需要 L·L_k·d_k 次乘法，所有头合计 L·L_k·d_model 次。表中计入了每一个步骤，而不只是 QKᵀ（⟦errata:n000_qkonly⟧）。",
     },
     "why.step.q_proj": {"en": "Q = X W^Q", "zh": "Q = X W^Q"},
     "why.step.k_proj": {"en": "K = X W^K", "zh": "K = X W^K"},
@@ -72,13 +73,13 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "why.params.title": {"en": "Parameters do not depend on h", "zh": "参数量与 h 无关"},
     "why.params.text": {
-        "en": ("Each head has its own W_i^Q, W_i^K, W_i^V of d_model × d_k, so h heads need h · d_model · d_k = "
-               "d_model² per projection, whatever h is; W^O adds another d_model² (notes 001 and 004; note 001's "
-               "table counts 3 d_model² and forgets W^O). For d_model = {d}: 4 d_model² = {w} weights + {b} "
-               "biases = {total}. More heads only means thinner heads (smaller d_k)."),
-        "zh": ("每个头有自己的 W_i^Q、W_i^K、W_i^V（d_model × d_k），h 个头合计每种投影 h · d_model · d_k = "
-               "d_model²，与 h 无关；W^O 再加一个 d_model²（笔记 001、004；笔记 001 的表只算了 3 d_model²，漏了 W^O）。"
-               "d_model = {d} 时：4 d_model² = {w} 个权重 + {b} 个偏置 = {total}。头越多，只是每个头越“窄”（d_k 越小）。"),
+        "en": "Each head has its own W_i^Q, W_i^K, W_i^V of d_model × d_k, so h heads need h · d_model · d_k = "
+              "d_model² per projection, whatever h is; W^O adds another d_model² (notes 001 and 004; note 001's "
+              "table counts 3 d_model²: ⟦errata:n001_params⟧). For d_model = {d}: 4 d_model² = {w} weights + {b} "
+              "biases = {total}. More heads only means thinner heads (smaller d_k).",
+        "zh": "每个头有自己的 W_i^Q、W_i^K、W_i^V（d_model × d_k），h 个头合计每种投影 h · d_model · d_k = d_model²，与 h 无关；W^O 再加一个 "
+              "d_model²（笔记 001、004；笔记 001 的表格只算了 3 d_model²：⟦errata:n001_params⟧）。d_model = {d} 时：4 d_model² = "
+              "{w} 个权重 + {b} 个偏置 = {total}。头越多，只是每个头越“窄”（d_k 越小）。",
     },
     "why.params.biases": {"en": "biases", "zh": "偏置"},
     "why.params.pick_h": {"en": "Split W^Q into h heads", "zh": "把 W^Q 分成 h 个头"},
@@ -91,13 +92,14 @@ STRINGS: dict[str, dict[str, str]] = {
     "why.params.input_dim": {"en": "input dimension", "zh": "输入维度"},
     "why.params.models_title": {"en": "h and d_k in real models", "zh": "真实模型中的 h 与 d_k"},
     "why.params.models_text": {
-        "en": ("More heads means narrower heads (d_k = d_model / h) at the same parameter count: note 004's trade-off. "
-               "Most published models keep d_k at 64 or 128 and add heads as d_model grows; GPT-3 has 96 heads. The "
-               "parameter count of one attention layer is computed here (4·d_model² + 4·d_model with biases), "
-               "the same for any h."),
-        "zh": ("头越多，每个头越窄（d_k = d_model / h），而参数量不变：这就是笔记 004 所说的权衡。已发表的模型通常把 d_k "
-               "保持在 64 或 128，随 d_model 增大而增加头数；GPT-3 有 96 个头。表中每个注意力层的参数量由本应用计算"
-               "（含偏置为 4·d_model² + 4·d_model），与 h 无关。"),
+        "en": "At fixed d_model, more heads means narrower heads (d_k = d_model / h) at the same parameter "
+              "count: note 004's trade-off. Published models mostly keep d_k at 64 or 128 and add heads as "
+              "d_model grows, so their h and d_k do not show that trade-off (GPT-3: ⟦errata:n004_gpt3⟧). The "
+              "parameter count of one attention layer is computed here (4·d_model² + 4·d_model with biases), the "
+              "same for any h.",
+        "zh": "d_model 固定时，头越多，每个头越窄（d_k = d_model / h），而参数量不变：这就是笔记 004 所说的权衡。已发表的模型大多把 d_k 保持在 64 或 128，随 "
+              "d_model 增大而增加头数，所以它们的 h 和 d_k 并不体现这种权衡（GPT-3：⟦errata:n004_gpt3⟧）。表中每个注意力层的参数量由本应用计算（含偏置为 "
+              "4·d_model² + 4·d_model），与 h 无关。",
     },
     "why.params.col_layers": {"en": "layers", "zh": "层数"},
     "why.params.col_params": {"en": "parameters per attention layer", "zh": "每个注意力层的参数量"},
@@ -112,13 +114,12 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "sub.heads.title": {"en": "Heads see different subspaces", "zh": "各个头看到不同的子空间"},
     "sub.heads.text": {
-        "en": ("Each of the h = {h} heads projects the {d}-dimensional tokens into its own d_k = {dk}-dimensional "
-               "subspace, and every head reads every input dimension. Nothing makes these subspaces orthogonal "
-               "(note 001 says they are): they are not necessarily orthogonal, and with these weights two heads' "
-               "query subspaces share a direction up to cos θ = {overlap}."),
-        "zh": ("h = {h} 个头各自把 {d} 维的词元投影到自己的 d_k = {dk} 维子空间，每个头都读取全部输入维度。没有任何约束使这些"
-               "子空间正交（笔记 001 说它们正交）：它们不一定正交，在当前权重下，两个头的查询子空间之间最小主角的余弦可达 "
-               "{overlap}。"),
+        "en": "Each of the h = {h} heads projects the {d}-dimensional tokens into its own d_k = {dk}-dimensional "
+              "subspace, and every head reads every input dimension. Nothing makes these subspaces orthogonal "
+              "(⟦errata:n001_orth⟧): with these weights two heads' query subspaces share a direction up to cos θ "
+              "= {overlap}, θ the smallest principal angle between them.",
+        "zh": "h = {h} 个头各自把 {d} 维的词元投影到自己的 d_k = {dk} 维子空间，每个头都读取全部输入维度。没有任何约束使这些子空间正交（"
+              "⟦errata:n001_orth⟧）：在当前权重下，两个头的查询子空间之间可以共享一个方向，cos θ 可达 {overlap}，θ 是它们之间最小的主角度（principal angle）。",
     },
     "sub.wo.title": {"en": "W^O adds the heads up", "zh": "W^O 把各个头加起来"},
     "sub.wo.text": {
