@@ -312,30 +312,32 @@ def traced_shapes(batch: int, len_q: int, len_k: int, d_model: int, n_heads: int
     return {name: tuple(t.shape) for name, t in shapes.items()}
 
 
-def shape_table(s: Settings, len_q: int, len_k: int, batch: int = 1) -> list[tuple[str, str, str]]:
+def shape_table(s: Settings, len_q: int, len_k: int, batch: int = 1, one: str = "one head",
+                every: str = "all heads") -> list[tuple[str, str, str]]:
     """Note 002's table, live: (tensor, symbolic shape, shape of the tensor in a real forward pass) for the current
     sizes and a batch of `batch` sentences (traced_shapes runs the core on such a batch). The rows follow
     MultiHeadAttention.forward line by line; rows marked "one head" are head i alone (note 002 writes head_i with
-    the h axis of all heads). The names are notation and PyTorch code, the same in every language."""
+    the h axis of all heads). The names are notation and PyTorch code, the same in every language, except the words
+    `one` and `every` (translated by the caller). Cells are Markdown: st.table draws their LaTeX."""
     got = traced_shapes(batch, len_q, len_k, s.d_model, s.n_heads)
     rows = [
-        ("X", "B × L × d_model", "x"),
-        ("Wᵠ, Wᴷ, Wⱽ", "d_model × d_model", "w"),
-        ("Wᵢᵠ, Wᵢᴷ, Wᵢⱽ", "d_model × d_k", "w_i"),
-        ("Q = X Wᵠ", "B × L × d_model", "q_fused"),
-        ("K = X Wᴷ, V = X Wⱽ", "B × L_k × d_model", "k_fused"),
-        ("split_heads(Q): .reshape(B, L, h, d_k)", "B × L × h × d_k", "q_split"),
-        ("Q₁ … Q_h: .transpose(1, 2)", "B × h × L × d_k", "q"),
-        ("Qᵢ (one head)", "B × L × d_k", "q_i"),
-        ("K₁ … K_h, V₁ … V_h", "B × h × L_k × d_k", "k"),
-        ("S = QKᵀ / √d_k, mask, A = softmax (all heads)", "B × h × L × L_k", "scores"),
-        ("Sᵢ, Aᵢ (one head)", "B × L × L_k", "scores_i"),
-        ("head₁ … head_h = A V (all heads)", "B × h × L × d_k", "head_outputs"),
-        ("headᵢ = Aᵢ Vᵢ (one head)", "B × L × d_k", "head_i"),
-        ("merge_heads: .transpose(1, 2)", "B × L × h × d_k", "merge"),
-        ("Concat: .reshape(B, L, h·d_k)", "B × L × d_model", "concat"),
-        ("Wᴼ", "(h·d_k) × d_model", "w_o"),
-        ("Y = Concat Wᴼ", "B × L × d_model", "output"),
+        ("$X$", "B × L × d_model", "x"),
+        ("$W^Q, W^K, W^V$", "d_model × d_model", "w"),
+        ("$W_i^Q, W_i^K, W_i^V$", "d_model × d_k", "w_i"),
+        ("$Q = X W^Q$", "B × L × d_model", "q_fused"),
+        ("$K = X W^K,\\ V = X W^V$", "B × L_k × d_model", "k_fused"),
+        ("`split_heads(Q)`: `.reshape(B, L, h, d_k)`", "B × L × h × d_k", "q_split"),
+        (f"$Q_1 \\dots Q_h$: `.transpose(1, 2)` ({every})", "B × h × L × d_k", "q"),
+        (f"$Q_i$ ({one})", "B × L × d_k", "q_i"),
+        (f"$K_1 \\dots K_h,\\ V_1 \\dots V_h$ ({every})", "B × h × L_k × d_k", "k"),
+        (f"$S = QK^\\top / \\sqrt{{d_k}},\\ A = \\mathrm{{softmax}}(S)$ ({every})", "B × h × L × L_k", "scores"),
+        (f"$S_i, A_i$ ({one})", "B × L × L_k", "scores_i"),
+        (f"$\\mathrm{{head}}_1 \\dots \\mathrm{{head}}_h$ = $A V$ ({every})", "B × h × L × d_k", "head_outputs"),
+        (f"$\\mathrm{{head}}_i = A_i V_i$ ({one})", "B × L × d_k", "head_i"),
+        ("`merge_heads`: `.transpose(1, 2)`", "B × L × h × d_k", "merge"),
+        ("$\\mathrm{Concat}$: `.reshape(B, L, h·d_k)`", "B × L × d_model", "concat"),
+        ("$W^O$", "(h·d_k) × d_model", "w_o"),
+        ("$Y = \\mathrm{Concat}\\, W^O$", "B × L × d_model", "output"),
     ]
     return [(name, symbolic, " × ".join(str(n) for n in got[key])) for name, symbolic, key in rows]
 

@@ -307,16 +307,16 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "steps.split.text": {
         "en": "A reshape and a transpose, no arithmetic: h = {h} heads of width d_k = {dk}. Every tensor and its "
-        "shape (note 002's table, for the current setting):",
-        "zh": "只是重塑（reshape）和转置，没有任何计算：h = {h} 个头，每个宽 d_k = {dk}。各张量及其形状"
-        "（笔记 002 的表格，按当前设置）：",
+              "shape (note 002's table, for the current setting, from a real run):",
+        "zh": "只是重塑（reshape）和转置，没有任何计算：h = {h} 个头，每个宽 d_k = {dk}。各张量及其形状（笔记 002 的表格，按当前设置，取自一次实际运行）：",
     },
     "steps.split.batch": {"en": "Batch size B for the table", "zh": "表格中的批量大小 B"},
     "steps.split.batch_help": {
-        "en": "The app computes one sentence (B = 1). Set B to see the shapes a batch of B sentences of this "
-        "length would have, e.g. B = 32 as in note 002. The weights do not depend on B.",
-        "zh": "本应用只计算一句话（B = 1）。设置 B 可查看 B 句同样长度的句子组成一个批次时各张量的形状，"
-        "例如笔记 002 中的 B = 32。权重与 B 无关。",
+        "en": "The app computes one sentence (B = 1). Set B (up to {max}) to run the core on a batch of B random "
+              "sentences of this length and read every shape from that run, e.g. B = 32 as in note 002. The "
+              "weights do not depend on B.",
+        "zh": "本应用只计算一句话（B = 1）。设置 B（最多 {max}）后，核心会在 B 个同样长度的随机句子组成的批次上运行一次，各张量的形状都读自这次运行，例如笔记 002 中的 B = 32。权重与 "
+              "B 无关。",
     },
     "steps.col_tensor": {"en": "tensor", "zh": "张量"},
     "steps.col_shape": {"en": "shape", "zh": "形状"},
@@ -395,7 +395,10 @@ STRINGS: dict[str, dict[str, str]] = {
     "heads.quantity": {"en": "Show", "zh": "显示"},
     "qty.weights": {"en": "weights A_i", "zh": "权重 A_i"},
     "qty.scores": {"en": "scores", "zh": "分数"},
-    "qty.masked_scores": {"en": "masked scores", "zh": "掩码后的分数"},
+    "qty.masked_scores": {
+        "en": "masked scores",
+        "zh": "掩蔽后的分数",
+    },
     "qty.q": {"en": "Q_i", "zh": "Q_i"},
     "qty.k": {"en": "K_i", "zh": "K_i"},
     "qty.v": {"en": "V_i", "zh": "V_i"},
@@ -446,11 +449,10 @@ STRINGS: dict[str, dict[str, str]] = {
     "pe.similarity": {"en": "Similarity between positions: P Pᵀ", "zh": "位置之间的相似度：P Pᵀ"},
     "pe.similarity_text": {
         "en": "For an even d_model the dot product of two encodings is Σ_j cos((i − k)·ω_j): it depends only on "
-              "the distance i − k, not on where the two positions are (here, d_model = {d}: entries at the same "
-              "distance differ by at most {spread}). It is largest at distance 0, but it does not fall steadily "
-              "with distance: along row 0 it rises again at {rises} of {steps} steps.",
-        "zh": "d_model 为偶数时，两个位置编码的点积是 Σ_j cos((i − k)·ω_j)：它只取决于距离 i − k，而与两个位置的绝对位置无关（这里 d_model = "
-              "{d}：距离相同的元素最多相差 {spread}）。距离为 0 时最大，但它并不随距离单调下降：沿第 0 行，{steps} 步中有 {rises} 步又回升。",
+              "the distance i − k, not on where the two positions are. It is largest at distance 0, but it does "
+              "not fall steadily with distance: along row 0 it rises again at {rises} of {steps} steps.",
+        "zh": "d_model 为偶数时，两个位置编码的点积是 Σ_j cos((i − k)·ω_j)：它只取决于距离 i − k，而与两个位置的绝对位置无关。距离为 0 时最大，但它并不随距离单调下降：沿第 "
+              "0 行，{steps} 步中有 {rises} 步又回升。",
     },
 }
 STRINGS.update({

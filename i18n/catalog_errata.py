@@ -173,7 +173,7 @@ ERRATA: tuple[dict, ...] = (
                  "zh": "层的结构和训练都不会迫使 W_i^Q（或 W_i^K、W_i^V）的列空间相互正交；它们通常有重叠。"},
         "evidence": {"en": "Now: the query subspaces of two heads share a direction up to cos θ = {cos} "
                            "(0 would be orthogonal).",
-                     "zh": "当前设置：两个头的查询子空间之间，最小主角的余弦可达 {cos}（正交时为 0）。"},
+                     "zh": "当前设置：两个头的查询子空间之间，最小主角度（principal angle）的余弦可达 {cos}（正交时为 0）。"},
         "page": "subspaces", "computation": "mha_core.note004.subspace_overlap",
     },
     {

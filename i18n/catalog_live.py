@@ -47,8 +47,14 @@ STRINGS: dict[str, dict[str, str]] = {
     "live.kind.softmax_weight": {"en": "A weight after softmax", "zh": "softmax 之后的一个权重"},
     "live.kind.score_by_hand": {"en": "A score by hand", "zh": "手算一个分数"},
     "live.kind.argmax": {"en": "Largest weight in a row", "zh": "一行中最大的权重"},
-    "live.kind.mask_causal": {"en": "What a causal mask lets a query see", "zh": "因果掩蔽下查询能看到什么"},
-    "live.kind.mask_padding": {"en": "What the padding mask lets a query see", "zh": "填充掩蔽下查询能看到什么"},
+    "live.kind.mask_causal": {
+        "en": "What a causal mask lets a query see",
+        "zh": "因果掩码下查询能看到什么",
+    },
+    "live.kind.mask_padding": {
+        "en": "What the padding mask lets a query see",
+        "zh": "填充掩码下查询能看到什么",
+    },
     "live.kind.cross_shape": {"en": "Shapes in cross-attention", "zh": "交叉注意力中的形状"},
     "live.kind.qk_mults": {"en": "Multiplications in Q Kᵀ", "zh": "Q Kᵀ 的乘法次数"},
     "live.kind.cost_scaling": {"en": "How the cost grows with L", "zh": "开销随 L 如何增长"},

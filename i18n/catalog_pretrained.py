@@ -57,10 +57,12 @@ STRINGS: dict[str, dict[str, str]] = {
     "minilm.tile": {"en": "L{layer} H{head}", "zh": "层{layer} 头{head}"},
     "minilm.types": {"en": "Recognisable head types, measured", "zh": "可辨认的头类型（实测）"},
     "minilm.types_text": {
-        "en": ("For each head, the mean attention weight its queries put on one pattern: 1 means every query looks "
-               "only there, a uniform head scores 1/L = {uniform}. The strongest head of each type:"),
-        "zh": ("对每个头，计算其所有查询落在某种模式上的平均注意力权重：1 表示每个查询只看那里，均匀的头得分为 "
-               "1/L = {uniform}。每种类型得分最高的头："),
+        "en": "For each head, the mean attention weight its queries put on one pattern: 1 means every query "
+              "looks only there, a uniform head scores 1/L = {uniform}. The strongest head of each type, beside "
+              "the strongest of {n} random heads of the same shapes on the same input (a baseline: without it no "
+              "score says “specialised”):",
+        "zh": "对每个头，计算其所有查询落在某种模式上的平均注意力权重：1 表示每个查询只看那里，均匀的头得分为 1/L = {uniform}。每种类型得分最高的头，旁边是 {n} 个同样形状、同样输入的随机头"
+              "中得分最高者（基线：没有它，任何得分都说明不了“分工”）：",
     },
     "minilm.pattern.previous": {"en": "previous token", "zh": "前一个词元"},
     "minilm.pattern.next": {"en": "next token", "zh": "后一个词元"},

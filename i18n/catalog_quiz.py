@@ -14,8 +14,9 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "题目来自笔记和当前设置。先作答（选择一个选项，或输入一个数或形状），再点 **揭晓**。每个答案都有各自的解释。",
     },
     "quiz.setting": {
-        "en": "Current setting: L = {L} query tokens, L_k = {Lk} key tokens, d_model = {d}, h = {h}, mask: {mask}.",
-        "zh": "当前设置：L = {L} 个查询词元，L_k = {Lk} 个键词元，d_model = {d}，h = {h}，掩蔽：{mask}。",
+        "en": "Current setting: L = {L} query tokens, L_k = {Lk} key tokens, d_model = {d}, h = {h}, mask: "
+              "{mask}.",
+        "zh": "当前设置：L = {L} 个查询词元，L_k = {Lk} 个键词元，d_model = {d}，h = {h}，掩码：{mask}。",
     },
     "quiz.set": {
         "en": "Question set {seed}. The link carries it: a class that opens the same link gets the same questions. "
@@ -280,12 +281,12 @@ STRINGS: dict[str, dict[str, str]] = {
     # ---- masks (choice)
     "quiz.mask_causal.prompt": {
         "en": "With the causal mask, which keys can the query {query} see?",
-        "zh": "使用因果掩蔽时，查询 {query} 能看到哪些键？",
+        "zh": "使用因果掩码时，查询 {query} 能看到哪些键？",
     },
     "quiz.mask_causal.explain": {
         "en": "A causal mask hides every key after the query's own position: {query} sees {n_visible} of {len_k} "
-        "keys ({keys}), itself included.",
-        "zh": "因果掩蔽掩蔽查询自身位置之后的所有键：{query} 能看到 {len_k} 个键中的 {n_visible} 个（{keys}），包括它自己。",
+              "keys ({keys}), itself included.",
+        "zh": "因果掩码掩蔽查询自身位置之后的所有键：{query} 能看到 {len_k} 个键中的 {n_visible} 个（{keys}），包括它自己。",
     },
     "quiz.mask_causal.why_right": {
         "en": "Right: every key up to and including {query}.",
@@ -297,11 +298,11 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "quiz.mask_causal.why_after": {
         "en": "This is the future, the part the causal mask hides.",
-        "zh": "这是“未来”，正是因果掩蔽掩蔽的部分。",
+        "zh": "这是“未来”，正是因果掩码掩蔽的部分。",
     },
     "quiz.mask_causal.why_all": {
         "en": "That is attention without a mask.",
-        "zh": "这是没有掩蔽时的情况。",
+        "zh": "这是没有掩码时的情况。",
     },
     "quiz.mask_causal.why_future": {
         "en": "These are exactly the keys that are hidden.",
@@ -313,12 +314,12 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "quiz.mask_padding.prompt": {
         "en": "With this padding mask, which keys can the query {query} see?",
-        "zh": "使用当前的填充掩蔽时，查询 {query} 能看到哪些键？",
+        "zh": "使用当前的填充掩码时，查询 {query} 能看到哪些键？",
     },
     "quiz.mask_padding.explain": {
         "en": "A padding mask hides the padded keys from every query: {query} sees {n_visible} of {len_k} keys "
-        "({keys}).",
-        "zh": "填充掩蔽对所有查询都掩蔽被填充的键：{query} 能看到 {len_k} 个键中的 {n_visible} 个（{keys}）。",
+              "({keys}).",
+        "zh": "填充掩码对所有查询都掩蔽被填充的键：{query} 能看到 {len_k} 个键中的 {n_visible} 个（{keys}）。",
     },
     "quiz.mask_padding.why_right": {
         "en": "Right: every key that is not padding.",
@@ -326,7 +327,7 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "quiz.mask_padding.why_all": {
         "en": "That ignores the mask: the padded keys are hidden.",
-        "zh": "这忽略了掩蔽：被填充的键是看不到的。",
+        "zh": "这忽略了掩码：被填充的键是看不到的。",
     },
     "quiz.mask_padding.why_padded": {
         "en": "These are the padded keys, the ones hidden.",
@@ -334,7 +335,7 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "quiz.mask_padding.why_causal": {
         "en": "That is a causal mask; a padding mask hides the same keys from every query, earlier or later.",
-        "zh": "这是因果掩蔽；填充掩蔽对每个查询掩蔽的都是同样的键，不分前后。",
+        "zh": "这是因果掩码；填充掩码对每个查询掩蔽的都是同样的键，不分前后。",
     },
     "quiz.mask_padding.why_self": {
         "en": "A query sees every key that is not padding, not only itself.",
@@ -519,19 +520,19 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     # ---- permutation (choice)
     "quiz.permutation.prompt_plain": {
-        "en": "Self-attention WITHOUT positional encoding and without a mask, on a sentence of {n} tokens. Swap the "
-        "tokens {a} and {b} in the input. What happens to the output?",
-        "zh": "不加位置编码、不加掩蔽的自注意力，句子有 {n} 个词元。把输入中的词元 {a} 和 {b} 对调。输出会怎样？",
+        "en": "Self-attention WITHOUT positional encoding and without a mask, on a sentence of {n} tokens. Swap "
+              "the tokens {a} and {b} in the input. What happens to the output?",
+        "zh": "不加位置编码、不加掩码的自注意力，句子有 {n} 个词元。把输入中的词元 {a} 和 {b} 对调。输出会怎样？",
     },
     "quiz.permutation.prompt_pe": {
-        "en": "Self-attention WITH sinusoidal positional encoding added to the input, no mask, {n} tokens. Swap the "
-        "tokens {a} and {b} (the encodings stay at their positions). What happens to the output?",
-        "zh": "输入加上正弦位置编码的自注意力，不加掩蔽，{n} 个词元。把词元 {a} 和 {b} 对调（位置编码留在原位置）。输出会怎样？",
+        "en": "Self-attention WITH sinusoidal positional encoding added to the input, no mask, {n} tokens. Swap "
+              "the tokens {a} and {b} (the encodings stay at their positions). What happens to the output?",
+        "zh": "输入加上正弦位置编码的自注意力，不加掩码，{n} 个词元。把词元 {a} 和 {b} 对调（位置编码留在原位置）。输出会怎样？",
     },
     "quiz.permutation.prompt_causal": {
-        "en": "Self-attention without positional encoding but WITH a causal mask, {n} tokens. Swap the tokens {a} "
-        "and {b}. What happens to the output?",
-        "zh": "不加位置编码但加因果掩蔽的自注意力，{n} 个词元。把词元 {a} 和 {b} 对调。输出会怎样？",
+        "en": "Self-attention without positional encoding but WITH a causal mask, {n} tokens. Swap the tokens "
+              "{a} and {b}. What happens to the output?",
+        "zh": "不加位置编码但加因果掩码的自注意力，{n} 个词元。把词元 {a} 和 {b} 对调。输出会怎样？",
     },
     "quiz.permutation.explain_plain": {
         "en": "Attention without positions treats its keys as a set: every output row depends on its own token and "
@@ -547,10 +548,9 @@ STRINGS: dict[str, dict[str, str]] = {
         "变化不只是对调。这正是加位置编码的原因。",
     },
     "quiz.permutation.explain_causal": {
-        "en": "A causal mask makes position matter: a row between {a} and {b} could see {a} before the swap and now "
-        "sees {b}, so it changes too; rows before {a} and after {b} see the same set and stay the same.",
-        "zh": "因果掩蔽使位置变得重要：位于 {a} 和 {b} 之间的行，对调前能看到 {a}，对调后看到的是 {b}，所以也变了；{a} 之前和 "
-        "{b} 之后的行看到的集合相同，保持不变。",
+        "en": "A causal mask makes position matter: a row between {a} and {b} could see {a} before the swap and "
+              "now sees {b}, so it changes too; rows before {a} and after {b} see the same set and stay the same.",
+        "zh": "因果掩码使位置变得重要：位于 {a} 和 {b} 之间的行，对调前能看到 {a}，对调后看到的是 {b}，所以也变了；{a} 之前和 {b} 之后的行看到的集合相同，保持不变。",
     },
     "quiz.permutation.opt_swap": {
         "en": "Output rows {a} and {b} swap; nothing else changes",
@@ -575,7 +575,7 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "quiz.permutation.why_swap_causal": {
         "en": "The mask depends on positions: a row between {a} and {b} sees a different set after the swap.",
-        "zh": "掩蔽依赖于位置：{a} 与 {b} 之间的行在对调后看到的集合不同。",
+        "zh": "掩码依赖于位置：{a} 与 {b} 之间的行在对调后看到的集合不同。",
     },
     "quiz.permutation.why_same_plain": {
         "en": "Rows {a} and {b} belong to different tokens now: the two rows trade places.",
@@ -587,7 +587,7 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "quiz.permutation.why_same_causal": {
         "en": "With a causal mask the order matters; the output changes.",
-        "zh": "有因果掩蔽时顺序很重要；输出会改变。",
+        "zh": "有因果掩码时顺序很重要；输出会改变。",
     },
     "quiz.permutation.why_only_ab_plain": {
         "en": "Without positions the new rows are exactly the old ones, swapped.",
@@ -611,7 +611,7 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "quiz.permutation.why_other_causal": {
         "en": "Right: the causal mask makes the rows between {a} and {b} see a different set.",
-        "zh": "对：因果掩蔽使 {a} 与 {b} 之间的行看到不同的集合。",
+        "zh": "对：因果掩码使 {a} 与 {b} 之间的行看到不同的集合。",
     },
     # ---- positional encoding wavelength (typed number)
     "quiz.pe_wavelength.prompt": {
@@ -778,8 +778,9 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "这是一个头的 W_i^Q；W^Q 包含所有头。",
     },
     "quiz.stacked_wq.trap_stack": {
-        "en": "A stack of {h} matrices is the per-head view; as one matrix multiplying X it is {d} × ({h} · {dk}).",
-        "zh": "{h} 个矩阵堆叠是按头的视角；作为与 X 相乘的一个矩阵，它是 {d} × ({h} · {dk})。",
+        "en": "A stack of {h} matrices is the per-head view; as one matrix multiplying X it is {d} × ({h} · "
+              "{dk}).",
+        "zh": "{h} 个矩阵堆叠是分头视图；作为与 X 相乘的一个矩阵，它是 {d} × ({h} · {dk})。",
     },
     # ---- note 002's shapes (typed shape)
     "quiz.note002_shape.prompt_q": {

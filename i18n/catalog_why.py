@@ -50,10 +50,9 @@ STRINGS: dict[str, dict[str, str]] = {
     "why.cost.measuring": {"en": "Timing the core …", "zh": "正在计时 …"},
     "why.cost.measured_n": {"en": "Timed {n} of {total} lengths", "zh": "已测 {total} 个长度中的 {n} 个"},
     "why.cost.memory": {
-        "en": ("Memory: each h × L × L tensor (scores, masked scores, weights) takes {now} KB now (L = {L}, h = {h}, "
-               "float32); at L = 4096 it would take {big} MB, each."),
-        "zh": ("内存：每个 h × L × L 张量（分数、掩码后分数、权重）现在占 {now} KB（L = {L}，h = {h}，float32）；"
-               "L = 4096 时每个要 {big} MB。"),
+        "en": "Memory: each h × L × L tensor (scores, masked scores, weights) takes {now} KB now (L = {L}, h = "
+              "{h}, float32); at L = 4096 it would take {big} MB, each.",
+        "zh": "内存：每个 h × L × L 张量（分数、掩蔽后的分数、权重）现在占 {now} KB（L = {L}，h = {h}，float32）；L = 4096 时每个要 {big} MB。",
     },
     "why.table.title": {"en": "CNN, RNN and self-attention (note 003)", "zh": "CNN、RNN 与自注意力（笔记 003）"},
     "why.table.md": {
@@ -84,10 +83,10 @@ STRINGS: dict[str, dict[str, str]] = {
     "why.params.biases": {"en": "biases", "zh": "偏置"},
     "why.params.pick_h": {"en": "Split W^Q into h heads", "zh": "把 W^Q 分成 h 个头"},
     "why.params.blocks": {
-        "en": ("The same fused W^Q ({d} × {d}) read as h = {h} heads: columns i·d_k … (i+1)·d_k − 1 are W_i^Q "
-               "(d_k = {dk}). Fused view above, per-head view below: the same numbers."),
-        "zh": ("同一个融合的 W^Q（{d} × {d}）按 h = {h} 个头来读：第 i·d_k … (i+1)·d_k − 1 列就是 W_i^Q"
-               "（d_k = {dk}）。上面是融合视图，下面是分头视图：数字完全相同。"),
+        "en": "The same fused W^Q ({d} × {d}) read as h = {h} heads: columns i·d_k … (i+1)·d_k − 1 are W_i^Q "
+              "(d_k = {dk}). Fused view above, per-head view below: the same numbers.",
+        "zh": "同一个融合的 W^Q（{d} × {d}）按 h = {h} 个头来读：第 i·d_k … (i+1)·d_k − 1 列就是 W_i^Q（d_k = "
+              "{dk}）。上面是融合视图，下面是分头视图：数字完全相同。",
     },
     "why.params.input_dim": {"en": "input dimension", "zh": "输入维度"},
     "why.params.models_title": {"en": "h and d_k in real models", "zh": "真实模型中的 h 与 d_k"},
@@ -146,16 +145,14 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "sub.cross.title": {"en": "Self-attention and cross-attention (note 003)", "zh": "自注意力与交叉注意力（笔记 003）"},
     "sub.cross.table": {
-        "en": ("| | cross-attention (encoder–decoder) | self-attention |\n|---|---|---|\n"
-               "| relates | two sequences (source ↔ target) | the elements of one sequence |\n"
-               "| typical use | seq2seq, e.g. translation | Transformer encoders and decoders, BERT, GPT |\n"
-               "| purpose | align positions of two sequences | global dependencies inside one sequence |\n"
-               "| Q, K, V | Q from the decoder, K and V from the encoder | all from the same sequence |\n"),
-        "zh": ("| | 交叉注意力（编码器–解码器） | 自注意力 |\n|---|---|---|\n"
-               "| 作用对象 | 两个序列（源 ↔ 目标） | 同一序列内部的元素 |\n"
-               "| 典型应用 | seq2seq，如机器翻译 | Transformer 编码器和解码器、BERT、GPT |\n"
-               "| 目的 | 对齐两个序列的位置 | 捕捉同一序列内部的全局依赖 |\n"
-               "| Q、K、V | Q 来自解码器，K、V 来自编码器 | 全部来自同一序列 |\n"),
+        "en": "| | cross-attention (encoder-decoder) | self-attention |\n|---|---|---|\n| relates | two "
+              "sequences (source ↔ target) | the elements of one sequence |\n| typical use | seq2seq, e.g. "
+              "translation | Transformer encoders and decoders, BERT, GPT |\n| purpose | align positions of two "
+              "sequences | global dependencies inside one sequence |\n| Q, K, V | Q from the decoder, K and V "
+              "from the encoder | all from the same sequence |\n",
+        "zh": "| | 交叉注意力（编码器-解码器） | 自注意力 |\n|---|---|---|\n| 作用对象 | 两个序列（源 ↔ 目标） | 同一序列内部的元素 |\n| 典型应用 | "
+              "seq2seq，如机器翻译 | Transformer 编码器和解码器、BERT、GPT |\n| 目的 | 对齐两个序列的位置 | 捕捉同一序列内部的全局依赖 |\n| Q、K、V | Q 来自"
+              "解码器，K、V 来自编码器 | 全部来自同一序列 |\n",
     },
     "sub.cross.now_self": {
         "en": ("Now: self-attention. Q, K and V all come from the sentence, so A is {L} × {L}. Turn on "

@@ -18,10 +18,12 @@ def _check_arguments(base: float, **sizes: int) -> None:
         raise AttentionError("bad_base", f"base must be a finite number > 1, got {base!r}", value=base)
 
 
-def sinusoidal_positional_encoding(length: int, d_model: int, base: float = 10000.0) -> Tensor:
+def sinusoidal_positional_encoding(length: int, d_model: int, base: float = 10000.0,
+                                   dtype: torch.dtype | None = None) -> Tensor:
     """P of shape (length, d_model): P[i, 2j] = sin(i / base^(2j/d)), P[i, 2j+1] = cos(i / base^(2j/d)).
 
-    An odd d_model works: the last column is a sine without its cosine partner.
+    An odd d_model works: the last column is a sine without its cosine partner. Computed in float64 and returned
+    in `dtype` (default: torch's default dtype).
     """
     _check_arguments(base, length=length, d_model=d_model)
     positions = torch.arange(length, dtype=torch.float64).unsqueeze(1)  # (L, 1)
@@ -30,7 +32,7 @@ def sinusoidal_positional_encoding(length: int, d_model: int, base: float = 1000
     p = torch.zeros(length, d_model, dtype=torch.float64)
     p[:, 0::2] = torch.sin(angles)
     p[:, 1::2] = torch.cos(angles[:, : d_model // 2])
-    return p.to(torch.get_default_dtype())
+    return p.to(dtype or torch.get_default_dtype())
 
 
 def wavelengths(d_model: int, base: float = 10000.0) -> Tensor:

@@ -23,8 +23,10 @@ PAGES = {
     "subspaces": "pages/subspaces.py",
     "note004": "pages/note004.py",
     "errata": "pages/errata.py",
+    "glossary": "pages/glossary.py",
 }
-CHARTLESS = {"home", "worked", "quiz", "lab", "errata"}  # text, LaTeX and widgets (lab: charts come after training)
+# text, LaTeX and widgets (lab: charts come after training)
+CHARTLESS = {"home", "worked", "quiz", "lab", "errata", "glossary"}
 
 
 def charts(at) -> list:
