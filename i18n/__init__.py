@@ -48,9 +48,14 @@ def cited_ids(text: str) -> list[str]:
     return CITE.findall(text)
 
 
+def cite_link(eid: str, lang: str) -> str:
+    """The relative address of one erratum: the errata page shows it first (its `erratum` parameter), in `lang`."""
+    return f"{ERRATA_PAGE}?{'' if lang == DEFAULT_LANG else f'lang={lang}&'}erratum={eid}"
+
+
 def _cite(eid: str, lang: str) -> str:
     entry = STRINGS[f"errata.{eid}.title"]
-    return f"[{entry.get(lang) or entry[DEFAULT_LANG]}]({ERRATA_PAGE}#{eid})"
+    return f"[{entry.get(lang) or entry[DEFAULT_LANG]}]({cite_link(eid, lang)})"
 
 
 def t(key: str, lang: str = DEFAULT_LANG, **kwargs: Any) -> str:

@@ -16,11 +16,12 @@ STRINGS: dict[str, dict[str, str]] = {
         "凡是笔记印出的数值与计算结果不同之处，两者都会列出。",
     },
     "worked.setting": {
-        "en": "This page always shows the note's setting: d_model = 4, h = 2, so d_k = d_v = 2; two tokens x₁, x₂; "
-        "**no positional encoding**, scores **divided by √d_k = √2**, **no mask**. The sidebar does not change it "
-        "(choose the worked-example preset there to see these numbers on the other pages).",
-        "zh": "本页始终采用笔记的设置：d_model = 4，h = 2，因此 d_k = d_v = 2；两个词元 x₁、x₂；**不加位置编码**，"
-        "分数**除以 √d_k = √2**，**不使用掩码**。侧边栏不会改变本页（在侧边栏选择“算例”预设，即可在其他页面查看同样的数值）。",
+        "en": "This page always shows the note's setting: $d_\\text{model}$ = 4, h = 2, so $d_k$ = $d_v$ = 2; "
+              "two tokens x₁, x₂; **no positional encoding**, scores **divided by $\\sqrt{d_k}$ = √2**, **no "
+              "mask**. The sidebar does not change it (choose the worked-example preset there to see these "
+              "numbers on the other pages).",
+        "zh": "本页始终采用笔记的设置：$d_\\text{model}$ = 4，h = 2，因此 $d_k$ = $d_v$ = 2；两个词元 x₁、x₂；**不加位置编码**，分数**除以 "
+              "$\\sqrt{d_k}$ = √2**，**不使用掩码**。侧边栏不会改变本页（在侧边栏选择“算例”预设，即可在其他页面查看同样的数值）。",
     },
     "worked.more_decimals": {"en": "Show more decimals", "zh": "显示更多小数位"},
     "worked.more_decimals_help": {
@@ -66,9 +67,9 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "worked.scale.title": {"en": "Divide by $\\sqrt{d_k} = \\sqrt{2}$", "zh": "除以 $\\sqrt{d_k} = \\sqrt{2}$"},
     "worked.scale.text": {
-        "en": "√2 ≈ 1.414. Dividing keeps the spread of the scores from growing with d_k, so the softmax does not "
-        "saturate.",
-        "zh": "√2 ≈ 1.414。除以它可以防止分数的离散程度随 d_k 增大，使 softmax 不会饱和。",
+        "en": "√2 ≈ 1.414. Dividing keeps the spread of the scores from growing with $d_k$, so the softmax does "
+              "not saturate.",
+        "zh": "√2 ≈ 1.414。除以它可以防止分数的离散程度随 $d_k$ 增大，使 softmax 不会饱和。",
     },
     "worked.softmax.title": {"en": "Softmax, row by row", "zh": "逐行 softmax"},
     "worked.softmax.text": {
@@ -96,8 +97,8 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "worked.concat.title": {"en": "Concatenate the heads", "zh": "拼接各头"},
     "worked.concat.text": {
-        "en": "head₁ and head₂ side by side: 2 × (2 · 2) = 2 × 4, back to d_model columns.",
-        "zh": "把 head₁ 和 head₂ 左右并排：2 × (2 · 2) = 2 × 4，回到 d_model 列。",
+        "en": "head₁ and head₂ side by side: 2 × (2 · 2) = 2 × 4, back to $d_\\text{model}$ columns.",
+        "zh": "把 head₁ 和 head₂ 左右并排：2 × (2 · 2) = 2 × 4，回到 $d_\\text{model}$ 列。",
     },
     "worked.out.title": {"en": "Output $= \\mathrm{Concat}\\, W^O$", "zh": "输出 $= \\mathrm{Concat}\\, W^O$"},
     "worked.out.text": {

@@ -9,29 +9,30 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "why.scale.title": {"en": "Why divide by √d_k", "zh": "为什么要除以 √d_k"},
     "why.scale.text": {
-        "en": "If the entries of q and k are independent with mean 0 and variance 1, q·k is a sum of d_k such "
-              "products, so its variance is d_k (Vaswani et al. 2017, footnote 4; note 002 gives only the "
+        "en": "If the entries of q and k are independent with mean 0 and variance 1, q·k is a sum of $d_k$ such "
+              "products, so its variance is $d_k$ (Vaswani et al. 2017, footnote 4; note 002 gives only the "
               "purpose: keep the dot products from growing large and the gradient from vanishing). Without "
-              "scaling the scores spread out as d_k grows, the softmax puts almost all weight on one key and its "
-              "gradient vanishes (saturation). Below: random q and k at growing d_k, with and without the factor "
-              "1/√d_k. The current setting has d_k = {dk}.",
-        "zh": "若 q 和 k 的各分量独立、均值 0、方差 1，q·k 是 d_k 个这样的乘积之和，方差为 d_k（Vaswani 等 2017，脚注 4；笔记 002 只给出了目的：防止点积过大、梯度消失）"
-              "。不缩放时，分数随 d_k 增大而越来越分散，softmax 几乎把全部权重给一个键，梯度消失（饱和）。下图：随机的 q、k，d_k 逐渐增大，对比有无 1/√d_k 因子。当前设置 d_k = "
-              "{dk}。",
+              "scaling the scores spread out as $d_k$ grows, the softmax puts almost all weight on one key and "
+              "its gradient vanishes (saturation). Below: random q and k at growing $d_k$, with and without the "
+              "factor $1/\\sqrt{{d_k}}$. The current setting has $d_k$ = {dk}.",
+        "zh": "若 q 和 k 的各分量独立、均值 0、方差 1，q·k 是 $d_k$ 个这样的乘积之和，方差为 $d_k$（Vaswani 等 2017，脚注 4；笔记 002 只给出了目的：防止点积过大、梯"
+              "度消失）。不缩放时，分数随 $d_k$ 增大而越来越分散，softmax 几乎把全部权重给一个键，梯度消失（饱和）。下图：随机的 q、k，$d_k$ 逐渐增大，对比有无 "
+              "$1/\\sqrt{{d_k}}$ 因子。当前设置 $d_k$ = {dk}。",
     },
     "why.scale.now": {
-        "en": ("At d_k = {dk} with {n} keys: entropy {es} scaled vs {er} unscaled, largest weight {ms} vs {mr}, "
-               "gradient size {gs} vs {gr}."),
-        "zh": "d_k = {dk}、{n} 个键时：熵 {es}（缩放）对 {er}（不缩放），最大权重 {ms} 对 {mr}，梯度大小 {gs} 对 {gr}。",
+        "en": "At $d_k$ = {dk} with {n} keys: entropy {es} scaled vs {er} unscaled, largest weight {ms} vs {mr}, "
+              "gradient size {gs} vs {gr}.",
+        "zh": "$d_k$ = {dk}、{n} 个键时：熵 {es}（缩放）对 {er}（不缩放），最大权重 {ms} 对 {mr}，梯度大小 {gs} 对 {gr}。",
     },
     "why.cost.title": {"en": "Cost grows with L²", "zh": "开销随 L² 增长"},
     "why.cost.text": {
-        "en": "Counted for the current setting (L = {L} queries, L_k = {Lk} keys, d_model = {d}, h = {h}, d_k = "
-              "{dk}). A dot product of length n costs n multiplications and n − 1 additions (note 000), so QKᵀ "
-              "costs L·L_k·d_k multiplications per head, L·L_k·d_model over all heads. The table counts every "
-              "step, not only QKᵀ (⟦errata:n000_qkonly⟧).",
-        "zh": "按当前设置计数（L = {L} 个查询，L_k = {Lk} 个键，d_model = {d}，h = {h}，d_k = {dk}）。长度为 n 的点积需要 n 次乘法和 n − 1 次加法（笔"
-              "记 000），所以 QKᵀ 每个头需要 L·L_k·d_k 次乘法，所有头合计 L·L_k·d_model 次。表中计入了每一个步骤，而不只是 QKᵀ（⟦errata:n000_qkonly⟧）。",
+        "en": "Counted for the current setting (L = {L} queries, $L_k$ = {Lk} keys, $d_\\text{{model}}$ = {d}, h "
+              "= {h}, $d_k$ = {dk}). A dot product of length n costs n multiplications and n − 1 additions (note "
+              "000), so $QK^\\top$ costs L·$L_k$·$d_k$ multiplications per head, L·$L_k$·$d_\\text{{model}}$ "
+              "over all heads. The table counts every step, not only $QK^\\top$ (⟦errata:n000_qkonly⟧).",
+        "zh": "按当前设置计数（L = {L} 个查询，$L_k$ = {Lk} 个键，$d_\\text{{model}}$ = {d}，h = {h}，$d_k$ = {dk}）。长度为 n 的点积需要 n "
+              "次乘法和 n − 1 次加法（笔记 000），所以 $QK^\\top$ 每个头需要 L·$L_k$·$d_k$ 次乘法，所有头合计 L·$L_k$·$d_\\text{{model}}$ 次。表"
+              "中计入了每一个步骤，而不只是 $QK^\\top$（⟦errata:n000_qkonly⟧）。",
     },
     "why.step.q_proj": {"en": "Q = X W^Q", "zh": "Q = X W^Q"},
     "why.step.k_proj": {"en": "K = X W^K", "zh": "K = X W^K"},
@@ -72,33 +73,37 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "why.params.title": {"en": "Parameters do not depend on h", "zh": "参数量与 h 无关"},
     "why.params.text": {
-        "en": "Each head has its own W_i^Q, W_i^K, W_i^V of d_model × d_k, so h heads need h · d_model · d_k = "
-              "d_model² per projection, whatever h is; W^O adds another d_model² (notes 001 and 004; note 001's "
-              "table counts 3 d_model²: ⟦errata:n001_params⟧). For d_model = {d}: 4 d_model² = {w} weights + {b} "
-              "biases = {total}. More heads only means thinner heads (smaller d_k).",
-        "zh": "每个头有自己的 W_i^Q、W_i^K、W_i^V（d_model × d_k），h 个头合计每种投影 h · d_model · d_k = d_model²，与 h 无关；W^O 再加一个 "
-              "d_model²（笔记 001、004；笔记 001 的表格只算了 3 d_model²：⟦errata:n001_params⟧）。d_model = {d} 时：4 d_model² = "
-              "{w} 个权重 + {b} 个偏置 = {total}。头越多，只是每个头越“窄”（d_k 越小）。",
+        "en": "Each head has its own $W_i^Q$, $W_i^K$, $W_i^V$ of $d_\\text{{model}}$ × $d_k$, so h heads need h "
+              "· $d_\\text{{model}}$ · $d_k$ = $d_\\text{{model}}^2$ per projection, whatever h is; $W^O$ adds "
+              "another $d_\\text{{model}}^2$ (notes 001 and 004; note 001's table counts 3 "
+              "$d_\\text{{model}}^2$: ⟦errata:n001_params⟧). For $d_\\text{{model}}$ = {d}: 4 "
+              "$d_\\text{{model}}^2$ = {w} weights + {b} biases = {total}. More heads only means thinner heads "
+              "(smaller $d_k$).",
+        "zh": "每个头有自己的 $W_i^Q$、$W_i^K$、$W_i^V$（$d_\\text{{model}}$ × $d_k$），h 个头合计每种投影 h · $d_\\text{{model}}$ · "
+              "$d_k$ = $d_\\text{{model}}^2$，与 h 无关；$W^O$ 再加一个 $d_\\text{{model}}^2$（笔记 001、004；笔记 001 的表格只算了 3 "
+              "$d_\\text{{model}}^2$：⟦errata:n001_params⟧）。$d_\\text{{model}}$ = {d} 时：4 $d_\\text{{model}}^2$ = "
+              "{w} 个权重 + {b} 个偏置 = {total}。头越多，只是每个头越“窄”（$d_k$ 越小）。",
     },
     "why.params.biases": {"en": "biases", "zh": "偏置"},
     "why.params.pick_h": {"en": "Split W^Q into h heads", "zh": "把 W^Q 分成 h 个头"},
     "why.params.blocks": {
-        "en": "The same fused W^Q ({d} × {d}) read as h = {h} heads: columns i·d_k … (i+1)·d_k − 1 are W_i^Q "
-              "(d_k = {dk}). Fused view above, per-head view below: the same numbers.",
-        "zh": "同一个融合的 W^Q（{d} × {d}）按 h = {h} 个头来读：第 i·d_k … (i+1)·d_k − 1 列就是 W_i^Q（d_k = "
+        "en": "The same fused $W^Q$ ({d} × {d}) read as h = {h} heads: columns i·$d_k$ … (i+1)·$d_k$ − 1 are "
+              "$W_i^Q$ ($d_k$ = {dk}). Fused view above, per-head view below: the same numbers.",
+        "zh": "同一个融合的 $W^Q$（{d} × {d}）按 h = {h} 个头来读：第 i·$d_k$ … (i+1)·$d_k$ − 1 列就是 $W_i^Q$（$d_k$ = "
               "{dk}）。上面是融合视图，下面是分头视图：数字完全相同。",
     },
     "why.params.input_dim": {"en": "input dimension", "zh": "输入维度"},
     "why.params.models_title": {"en": "h and d_k in real models", "zh": "真实模型中的 h 与 d_k"},
     "why.params.models_text": {
-        "en": "At fixed d_model, more heads means narrower heads (d_k = d_model / h) at the same parameter "
-              "count: note 004's trade-off. Published models mostly keep d_k at 64 or 128 and add heads as "
-              "d_model grows, so their h and d_k do not show that trade-off (GPT-3: ⟦errata:n004_gpt3⟧). The "
-              "parameter count of one attention layer is computed here (4·d_model² + 4·d_model with biases), the "
-              "same for any h.",
-        "zh": "d_model 固定时，头越多，每个头越窄（d_k = d_model / h），而参数量不变：这就是笔记 004 所说的权衡。已发表的模型大多把 d_k 保持在 64 或 128，随 "
-              "d_model 增大而增加头数，所以它们的 h 和 d_k 并不体现这种权衡（GPT-3：⟦errata:n004_gpt3⟧）。表中每个注意力层的参数量由本应用计算（含偏置为 "
-              "4·d_model² + 4·d_model），与 h 无关。",
+        "en": "At fixed $d_\\text{model}$, more heads means narrower heads ($d_k$ = $d_\\text{model}$ / h) at "
+              "the same parameter count: note 004's trade-off. Published models mostly keep $d_k$ at 64 or 128 "
+              "and add heads as $d_\\text{model}$ grows, so their h and $d_k$ do not show that trade-off (GPT-3: "
+              "⟦errata:n004_gpt3⟧). The parameter count of one attention layer is computed here "
+              "(4·$d_\\text{model}^2$ + 4·$d_\\text{model}$ with biases), the same for any h.",
+        "zh": "$d_\\text{model}$ 固定时，头越多，每个头越窄（$d_k$ = $d_\\text{model}$ / h），而参数量不变：这就是笔记 004 所说的权衡。已发表的模型大多把 "
+              "$d_k$ 保持在 64 或 128，随 $d_\\text{model}$ 增大而增加头数，所以它们的 h 和 $d_k$ 并不体现这种权衡（"
+              "GPT-3：⟦errata:n004_gpt3⟧）。表中每个注意力层的参数量由本应用计算（含偏置为 4·$d_\\text{model}^2$ + 4·$d_\\text{model}$），与 "
+              "h 无关。",
     },
     "why.params.col_layers": {"en": "layers", "zh": "层数"},
     "why.params.col_params": {"en": "parameters per attention layer", "zh": "每个注意力层的参数量"},
@@ -113,20 +118,20 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "sub.heads.title": {"en": "Heads see different subspaces", "zh": "各个头看到不同的子空间"},
     "sub.heads.text": {
-        "en": "Each of the h = {h} heads projects the {d}-dimensional tokens into its own d_k = {dk}-dimensional "
-              "subspace, and every head reads every input dimension. Nothing makes these subspaces orthogonal "
-              "(⟦errata:n001_orth⟧): with these weights two heads' query subspaces share a direction up to cos θ "
-              "= {overlap}, θ the smallest principal angle between them.",
-        "zh": "h = {h} 个头各自把 {d} 维的词元投影到自己的 d_k = {dk} 维子空间，每个头都读取全部输入维度。没有任何约束使这些子空间正交（"
+        "en": "Each of the h = {h} heads projects the {d}-dimensional tokens into its own $d_k$ = "
+              "{dk}-dimensional subspace, and every head reads every input dimension. Nothing makes these "
+              "subspaces orthogonal (⟦errata:n001_orth⟧): with these weights two heads' query subspaces share a "
+              "direction up to cos θ = {overlap}, θ the smallest principal angle between them.",
+        "zh": "h = {h} 个头各自把 {d} 维的词元投影到自己的 $d_k$ = {dk} 维子空间，每个头都读取全部输入维度。没有任何约束使这些子空间正交（"
               "⟦errata:n001_orth⟧）：在当前权重下，两个头的查询子空间之间可以共享一个方向，cos θ 可达 {overlap}，θ 是它们之间最小的主角度（principal angle）。",
     },
     "sub.wo.title": {"en": "W^O adds the heads up", "zh": "W^O 把各个头加起来"},
     "sub.wo.text": {
-        "en": ("Split W^O by rows into h blocks W^O_i of d_k = {dk} rows: the concatenation times W^O is the sum of "
-               "head_i W^O_i, each head writing its own contribution into all {d} output dimensions. Computed "
-               "here: largest difference between the two sides = {gap}."),
-        "zh": ("把 W^O 按行分成 h 块 W^O_i（每块 d_k = {dk} 行）：拼接结果乘 W^O 等于各个 head_i W^O_i 之和，"
-               "每个头把自己的贡献写入全部 {d} 个输出维度。这里实际计算：两边的最大差 = {gap}。"),
+        "en": "Split $W^O$ by rows into h blocks $W^O_i$ of $d_k$ = {dk} rows: the concatenation times $W^O$ is "
+              "the sum of $\\mathrm{{head}}_i\\ W^O_i$, each head writing its own contribution into all {d} "
+              "output dimensions. Computed here: largest difference between the two sides = {gap}.",
+        "zh": "把 $W^O$ 按行分成 h 块 $W^O_i$（每块 $d_k$ = {dk} 行）：拼接结果乘 $W^O$ 等于各个 $\\mathrm{{head}}_i\\ W^O_i$ 之和，每个头把自"
+              "己的贡献写入全部 {d} 个输出维度。这里实际计算：两边的最大差 = {gap}。",
     },
     "sub.ln.title": {"en": "Residual and LayerNorm", "zh": "残差连接与层规范化"},
     "sub.ln.text": {
@@ -167,11 +172,11 @@ STRINGS: dict[str, dict[str, str]] = {
     "sub.score.title": {"en": "Two scoring functions on the same input", "zh": "同一输入上的两种评分函数"},
     "sub.score.head": {"en": "Head", "zh": "头"},
     "sub.score.text": {
-        "en": ("Note 003: the attention pooling f can be scaled dot-product or additive attention. Both get the "
-               "same Q_{n}, K_{n} of head {n}; additive attention has its own small learned network (here seeded "
-               "W_q, W_k and w_v with 16 hidden units). Each row of both maps sums to 1."),
-        "zh": ("笔记 003：注意力汇聚函数 f 可以是缩放点积注意力，也可以是加性注意力。两者使用头 {n} 的同一组 Q_{n}、"
-               "K_{n}；加性注意力有自己的小网络（这里是随机种子生成的 W_q、W_k 和 w_v，16 个隐藏单元）。两张图的每一行之和都是 1。"),
+        "en": "Note 003: the attention pooling f can be scaled dot-product or additive attention. Both get the "
+              "same Q_{n}, K_{n} of head {n}; additive attention has its own small learned network (here seeded "
+              "$W_q$, $W_k$ and w_v with 16 hidden units). Each row of both maps sums to 1.",
+        "zh": "笔记 003：注意力汇聚函数 f 可以是缩放点积注意力，也可以是加性注意力。两者使用头 {n} 的同一组 Q_{n}、K_{n}；加性注意力有自己的小网络（这里是随机种子生成的 "
+              "$W_q$、$W_k$ 和 w_v，16 个隐藏单元）。两张图的每一行之和都是 1。",
     },
     "sub.score.dot": {"en": "scaled dot-product: softmax(QKᵀ/√d_k)", "zh": "缩放点积：softmax(QKᵀ/√d_k)"},
     "sub.score.add": {"en": "additive: softmax(w_vᵀ tanh(W_q q + W_k k))", "zh": "加性：softmax(w_vᵀ tanh(W_q q + W_k k))"},
