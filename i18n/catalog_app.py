@@ -15,7 +15,10 @@ STRINGS: dict[str, dict[str, str]] = {
     "page.quiz": {"en": "Predict, then reveal", "zh": "先预测，再揭晓"},
     "page.lab": {"en": "Training lab", "zh": "训练实验室"},
     "page.why": {"en": "Why: scaling, cost, parameters", "zh": "原理：缩放、计算开销与参数量"},
-    "page.subspaces": {"en": "Why: subspaces, W^O, scoring", "zh": "原理：子空间、W^O 与评分函数"},
+    "page.subspaces": {
+        "en": "Why: subspaces, Wᴼ, scoring",
+        "zh": "原理：子空间、Wᴼ 与评分函数",
+    },
     "page.note004": {"en": "Why multi-head, tested", "zh": "多头为何有效：逐条检验"},
     "page.errata": {"en": "Where the notes are wrong", "zh": "笔记中的错误"},
     "page.minilm": {"en": "A real model's heads", "zh": "真实模型的注意力头"},
@@ -378,7 +381,10 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "The h = {h} outputs of width {dk} side by side: h · $d_k$ = {d} = $d_\\text{{model}}$ again.",
         "zh": "把 h = {h} 个宽度为 {dk} 的输出横向拼接：h · $d_k$ = {d}，重新等于 $d_\\text{{model}}$。",
     },
-    "steps.out.title": {"en": "Output projection W^O", "zh": "输出投影 W^O"},
+    "steps.out.title": {
+        "en": "Output projection $W^O$",
+        "zh": "输出投影 $W^O$",
+    },
     "steps.out.latex": {
         "en": r"\mathrm{Output} = \mathrm{Concat}\, W^O = \sum_{i=1}^{h} \mathrm{head}_i W^O_i",
         "zh": r"\mathrm{Output} = \mathrm{Concat}\, W^O = \sum_{i=1}^{h} \mathrm{head}_i W^O_i",

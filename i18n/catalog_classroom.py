@@ -48,10 +48,10 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "worked.erratum": {
         "en": "**The note's arithmetic is off here.** Note 001 prints ${note}$, but multiplying its own X and "
-        "weights gives the matrix above. For example row {row}, column {col}: ${expansion}$, not ${note_value}$. "
-        "The steps below use the computed values.",
-        "zh": "**笔记在这里算错了。** 笔记 001 写的是 ${note}$，但用它自己给出的 X 与权重相乘，得到的是上面的矩阵。"
-        "例如第 {row} 行第 {col} 列：${expansion}$，而不是 ${note_value}$。后面的步骤都使用计算得到的数值。",
+              "weights gives the matrix above. For example row {row}, column {col}: ${expansion}$, not "
+              "${note_value}$. The steps below use the computed values (⟦errata:n001_q⟧).",
+        "zh": "**笔记在这里算错了。** 笔记 001 写的是 ${note}$，但用它自己给出的 X 与权重相乘，得到的是上面的矩阵。例如第 {row} 行第 {col} 列："
+              "${expansion}$，而不是 ${note_value}$。后面的步骤都使用计算得到的数值（⟦errata:n001_q⟧）。",
     },
     "worked.k.title": {"en": "Keys $K_i = X W_i^K$", "zh": "键 $K_i = X W_i^K$"},
     "worked.v.title": {"en": "Values $V_i = X W_i^V$", "zh": "值 $V_i = X W_i^V$"},
@@ -107,12 +107,13 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "worked.sum.title": {"en": "The same output as a sum over heads", "zh": "同一输出：各头贡献之和"},
     "worked.sum.text": {
-        "en": "Split $W^O$ by rows: $W^O_1$ is rows 1–2 (they meet the columns of $\\mathrm{head}_1$ in the product), "
-        "$W^O_2$ is rows 3–4. Then $\\mathrm{Concat}\\, W^O = \\mathrm{head}_1 W^O_1 + \\mathrm{head}_2 W^O_2$: each head "
-        "adds its own contribution. This is the note's $\\sum_i \\mathrm{head}_i W^O_i$, a plain sum (no extra function $f$).",
+        "en": "Split $W^O$ by rows: $W^O_1$ is rows 1–2 (they meet the columns of $\\mathrm{head}_1$ in the "
+              "product), $W^O_2$ is rows 3–4. Then $\\mathrm{Concat}\\, W^O = \\mathrm{head}_1 W^O_1 + "
+              "\\mathrm{head}_2 W^O_2$: each head adds its own contribution. This is the note's $\\sum_i "
+              "\\mathrm{head}_i W^O_i$, a plain sum (no extra function $f$: ⟦errata:n001_f⟧).",
         "zh": "把 $W^O$ 按行切开：$W^O_1$ 是第 1–2 行（乘积中与 $\\mathrm{head}_1$ 的列相乘），$W^O_2$ 是第 3–4 行。于是 "
-        "$\\mathrm{Concat}\\, W^O = \\mathrm{head}_1 W^O_1 + \\mathrm{head}_2 W^O_2$：每个头各自加上自己的贡献。"
-        "这就是笔记中的 $\\sum_i \\mathrm{head}_i W^O_i$，只是简单求和（没有额外的函数 $f$）。",
+              "$\\mathrm{Concat}\\, W^O = \\mathrm{head}_1 W^O_1 + \\mathrm{head}_2 W^O_2$：每个头各自加上自己的贡献。这就是笔记中的 "
+              "$\\sum_i \\mathrm{head}_i W^O_i$，只是简单求和（没有额外的函数 $f$：⟦errata:n001_f⟧）。",
     },
     "worked.done": {
         "en": "That is the whole layer. The Step by step page shows the same numbers as heatmaps when the "

@@ -436,16 +436,17 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "$d_\\text{{model}}$ 变为原来的 {k} 倍（L 和 h 不变）。{step} 的乘法次数变为原来的多少倍？请输入倍数。",
     },
     "quiz.cost_scaling.explain_qk_L": {
-        "en": "{step} costs L · L · d_model: L appears twice, so × {k}² = {answer}. This is attention's quadratic cost.",
-        "zh": "{step} 的代价是 L · L · d_model：L 出现两次，所以 × {k}² = {answer}。这就是注意力的平方代价。",
+        "en": "{step} costs L · L · $d_\\text{{model}}$: L appears twice, so × {k}² = {answer}. This is "
+              "attention's quadratic cost.",
+        "zh": "{step} 的代价是 L · L · $d_\\text{{model}}$：L 出现两次，所以 × {k}² = {answer}。这就是注意力的平方代价。",
     },
     "quiz.cost_scaling.explain_av_L": {
-        "en": "{step} costs L · L · d_model (weights times values): L twice, × {k}² = {answer}.",
-        "zh": "{step} 的代价是 L · L · d_model（权重乘以值）：L 出现两次，× {k}² = {answer}。",
+        "en": "{step} costs L · L · $d_\\text{{model}}$ (weights times values): L twice, × {k}² = {answer}.",
+        "zh": "{step} 的代价是 L · L · $d_\\text{{model}}$（权重乘以值）：L 出现两次，× {k}² = {answer}。",
     },
     "quiz.cost_scaling.explain_proj_L": {
-        "en": "{step} costs L · d_model · d_model: L once, × {k}.",
-        "zh": "{step} 的代价是 L · d_model · d_model：L 只出现一次，× {k}。",
+        "en": "{step} costs L · $d_\\text{{model}}$ · $d_\\text{{model}}$: L once, × {k}.",
+        "zh": "{step} 的代价是 L · $d_\\text{{model}}$ · $d_\\text{{model}}$：L 只出现一次，× {k}。",
     },
     "quiz.cost_scaling.explain_qk_d": {
         "en": "{step} costs L · L · $d_\\text{{model}}$: $d_\\text{{model}}$ once, × {k}.",
@@ -751,9 +752,9 @@ STRINGS: dict[str, dict[str, str]] = {
     "quiz.note_error.why_orthogonal": {
         "en": "Wrong: nothing in the layer or in training makes the heads' subspaces orthogonal; they generally "
               "overlap (note 004 says they may). How much two subspaces overlap is measured by their principal "
-              "angles, not by $\\rho_{{ij}}$ of the head outputs: ⟦errata:n001_orth⟧.",
-        "zh": "错：层的结构和训练都不会使各头的子空间正交；它们通常相互重叠（笔记 004 也说它们可能相交）。两个子空间重叠多少由它们的主角度衡量，而不是由头输出的 $\\rho_{{ij}}$ 衡量："
-              "⟦errata:n001_orth⟧。",
+              "angles, not by $\\rho_{{ij}}$ of the head outputs (⟦errata:n004_rho⟧): ⟦errata:n001_orth⟧.",
+        "zh": "错：层的结构和训练都不会使各头的子空间正交；它们通常相互重叠（笔记 004 也说它们可能相交）。两个子空间重叠多少由它们的主角度衡量，而不是由头输出的 $\\rho_{{ij}}$ 衡量（"
+              "⟦errata:n004_rho⟧）：⟦errata:n001_orth⟧。",
     },
     "quiz.note_error.why_blockdiag": {
         "en": "Wrong: Q^all = X [$W_1^Q$ | … | $W_h^Q$], the matrices side by side, a full $d_\\text{{model}}$ × "

@@ -139,4 +139,12 @@ STRINGS: dict[str, dict[str, str]] = {
     "lab.fig.after": {"en": "after training", "zh": "训练后"},
     "lab.fig.heads_at": {"en": "Attention weights at step {step}", "zh": "第 {step} 步的注意力权重"},
     "lab.fig.heads_final": {"en": "Attention weights of the trained model", "zh": "训练后模型的注意力权重"},
+    # symmetry breaking (training/symmetry.py, on the page "Why multi-head, tested")
+    "lab.fig.sym_title": {
+        "en": "Largest difference between head 1 and the other heads",
+        "zh": "头 1 与其他头之间的最大差",
+    },
+    "lab.fig.sym_tied": {"en": "tied initial heads", "zh": "初始相同的头"},
+    "lab.fig.sym_random": {"en": "random initial heads", "zh": "随机初始的头"},
+    "lab.fig.sym_gap": {"en": "max |difference| of the weights", "zh": "权重的最大 |差|"},
 }

@@ -177,13 +177,6 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "在“{task}”上训练 {steps} 步之后：初始相同的头最多相差 {tied}（模式得分 {pt}）；随机初始的头相差 {rand}"
               "（模式得分 {pr}）。准确率：初始相同 {at}，随机初始 {ar}。",
     },
-    "lab.fig.sym_title": {
-        "en": "Largest difference between head 1 and the other heads",
-        "zh": "头 1 与其他头之间的最大差",
-    },
-    "lab.fig.sym_tied": {"en": "tied initial heads", "zh": "初始相同的头"},
-    "lab.fig.sym_random": {"en": "random initial heads", "zh": "随机初始的头"},
-    "lab.fig.sym_gap": {"en": "max |difference| of the weights", "zh": "权重的最大 |差|"},
     "n4.kernel.sum": {
         "en": "Multiple kernel learning would add the heads' kernels first and normalise once: on this setting that "
               "changes the output by up to {gap} (its entries reach {scale}): ⟦errata:n004_mkl⟧.",

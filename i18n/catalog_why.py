@@ -34,14 +34,35 @@ STRINGS: dict[str, dict[str, str]] = {
               "次乘法和 n − 1 次加法（笔记 000），所以 $QK^\\top$ 每个头需要 L·$L_k$·$d_k$ 次乘法，所有头合计 L·$L_k$·$d_\\text{{model}}$ 次。表"
               "中计入了每一个步骤，而不只是 $QK^\\top$（⟦errata:n000_qkonly⟧）。",
     },
-    "why.step.q_proj": {"en": "Q = X W^Q", "zh": "Q = X W^Q"},
-    "why.step.k_proj": {"en": "K = X W^K", "zh": "K = X W^K"},
-    "why.step.v_proj": {"en": "V = X W^V", "zh": "V = X W^V"},
-    "why.step.qk": {"en": "Q_i K_iᵀ (all heads)", "zh": "Q_i K_iᵀ（所有头）"},
-    "why.step.scale": {"en": "× 1/√d_k", "zh": "× 1/√d_k"},
+    "why.step.q_proj": {
+        "en": "Q = X $W^Q$",
+        "zh": "Q = X $W^Q$",
+    },
+    "why.step.k_proj": {
+        "en": "K = X $W^K$",
+        "zh": "K = X $W^K$",
+    },
+    "why.step.v_proj": {
+        "en": "V = X $W^V$",
+        "zh": "V = X $W^V$",
+    },
+    "why.step.qk": {
+        "en": "$Q_i\\ K_i^\\top$ (all heads)",
+        "zh": "$Q_i\\ K_i^\\top$（所有头）",
+    },
+    "why.step.scale": {
+        "en": "× $1/\\sqrt{d_k}$",
+        "zh": "× $1/\\sqrt{d_k}$",
+    },
     "why.step.softmax": {"en": "softmax (exp and divide: other)", "zh": "softmax（指数与除法：其他）"},
-    "why.step.weights_v": {"en": "A_i V_i (all heads)", "zh": "A_i V_i（所有头）"},
-    "why.step.out_proj": {"en": "Concat · W^O", "zh": "Concat · W^O"},
+    "why.step.weights_v": {
+        "en": "$A_i\\ V_i$ (all heads)",
+        "zh": "$A_i\\ V_i$（所有头）",
+    },
+    "why.step.out_proj": {
+        "en": "Concat · $W^O$",
+        "zh": "Concat · $W^O$",
+    },
     "why.step.total": {"en": "total", "zh": "合计"},
     "why.col.step": {"en": "step", "zh": "步骤"},
     "why.col.mults": {"en": "multiplications", "zh": "乘法"},
@@ -111,7 +132,10 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "d_model = {d} is too large to draw W^Q cell by cell; choose d_model ≤ 256 to see it.",
         "zh": "d_model = {d} 太大，无法逐格绘制 W^Q；请选择 d_model ≤ 256。",
     },
-    "sub.title": {"en": "Why: subspaces, W^O, scoring", "zh": "原理：子空间、W^O 与评分函数"},
+    "sub.title": {
+        "en": "Why: subspaces, Wᴼ, scoring",
+        "zh": "原理：子空间、Wᴼ 与评分函数",
+    },
     "sub.intro": {
         "en": "How the heads differ, how W^O puts them back together, and what comes around attention in a layer.",
         "zh": "各个头有何不同，W^O 如何把它们重新组合，以及一层中注意力前后还有什么。",
@@ -125,7 +149,10 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "h = {h} 个头各自把 {d} 维的词元投影到自己的 $d_k$ = {dk} 维子空间，每个头都读取全部输入维度。没有任何约束使这些子空间正交（"
               "⟦errata:n001_orth⟧）：在当前权重下，两个头的查询子空间之间可以共享一个方向，cos θ 可达 {overlap}，θ 是它们之间最小的主角度（principal angle）。",
     },
-    "sub.wo.title": {"en": "W^O adds the heads up", "zh": "W^O 把各个头加起来"},
+    "sub.wo.title": {
+        "en": "$W^O$ adds the heads up",
+        "zh": "$W^O$ 把各个头加起来",
+    },
     "sub.wo.text": {
         "en": "Split $W^O$ by rows into h blocks $W^O_i$ of $d_k$ = {dk} rows: the concatenation times $W^O$ is "
               "the sum of $\\mathrm{{head}}_i\\ W^O_i$, each head writing its own contribution into all {d} "
