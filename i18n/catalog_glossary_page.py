@@ -1,4 +1,4 @@
-"""Strings of the glossary page (pages/glossary.py): the vocabulary of i18n/glossary.py, English and Chinese."""
+"""Strings of the glossary page (app_pages/glossary.py): the vocabulary of i18n/glossary.py, English and Chinese."""
 
 STRINGS: dict[str, dict[str, str]] = {
     "page.glossary": {"en": "Glossary", "zh": "术语表"},

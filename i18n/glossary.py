@@ -1,7 +1,7 @@
 """One vocabulary: the English and Simplified Chinese word for each term the app uses, following the d2l zh
 textbook (《动手学深度学习》, d2l-zh) where it has one. tests/test_glossary.py scans every catalogue module in i18n/
 and fails when a string uses a forbidden variant, or when an English string uses a term whose Chinese is missing.
-The glossary page (pages/glossary.py) is drawn from this same list.
+The glossary page (app_pages/glossary.py) is drawn from this same list.
 
 Each Term: en, zh (the words to use); forbidden_zh / forbidden_en: regular expressions of variants that must not
 appear; en_trigger: when it matches the English string, the Chinese one must contain zh (or one of zh_any);

@@ -118,7 +118,7 @@ def test_the_errata_page_shows_the_linked_entry_first(make_app):
     at = make_app()
     at.query_params["erratum"] = "n004_gpt3"
     at.run()
-    at.switch_page("pages/errata.py").run()
+    at.switch_page("app_pages/errata.py").run()
     assert not at.exception
     assert at.subheader[0].value.endswith(t("errata.n004_gpt3.title"))
     assert not at.warning  # the link's parameter is not reported as a bad setting
