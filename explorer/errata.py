@@ -111,6 +111,8 @@ def evidence(sc: Scene) -> dict[str, dict[str, str]]:
     one = {c.step: c for c in operation_counts(L, d, 1)}
     q1, q2 = _worked_q()
     fused_gap = float(np.abs(sc.q_fused.reshape(L, h, sc.d_k).transpose(1, 0, 2) - sc.q).max())
+    x_in = np.asarray(sc.x_in, dtype=np.float64)
+    transposed_gap = float(np.abs(x_in @ np.asarray(sc.w_q).T - x_in @ np.asarray(sc.w_q)).max())  # X (W^Q)^T vs X W^Q
     overlap = subspace_overlap(sc.w_q_heads)
     off = overlap[~np.eye(h, dtype=bool)] if h > 1 else np.array([0.0])
     s_rows = sc.scores[0].sum(axis=-1)
@@ -161,7 +163,7 @@ def evidence(sc: Scene) -> dict[str, dict[str, str]]:
         "n004_gpt3": {"t_d": f"{base.d_model:,}", "t_h": str(base.n_heads), "t_dk": str(base.d_model // base.n_heads),
                       "g_d": f"{gpt.d_model:,}", "g_h": str(gpt.n_heads), "g_dk": str(gpt.d_model // gpt.n_heads),
                       "h_same": str(gpt.d_model // (base.d_model // base.n_heads))},
-        "n004_stack": {"dk": str(sc.d_k), "gap": _g(fused_gap)},
+        "n004_stack": {"dk": str(sc.d_k), "gap": _g(fused_gap), "tgap": _g(transposed_gap)},
         "n004_kernel": {"asym": f"{kv.asymmetry:.2f}", "eig": f"{kv.min_eig_sym:.3g}",
                         "tied": f"{kv.tied_min_eig:.3g}"},
         "n004_fh": {"d": str(d), "r1": str(incl[0].single_rank), "h0": str(fails[0]) if fails else "—"},

@@ -292,11 +292,11 @@ STRINGS: dict[str, dict[str, str]] = {
     "steps.proj.text": {
         "en": "Two views of the same numbers. Fused (notes 002, 004): one {d} × {d} matrix $W^Q$. Per head "
               "(notes 000, 001): h = {h} independent {d} × {dk} matrices $W_i^Q$. They are the same thing: "
-              "$W_i^Q$ is columns i·$d_k$ … (i+1)·$d_k$ − 1 of $W^Q$, i.e. $W^Q$ = [$W_1^Q$ | … | $W_h^Q$] side "
+              "$W_i^Q$ is columns (i−1)·$d_k$ … i·$d_k$ − 1 of $W^Q$, i.e. $W^Q$ = [$W_1^Q$ | … | $W_h^Q$] side "
               "by side (⟦errata:n000_unified⟧), not a block-diagonal matrix: every input dimension feeds every "
               "head (⟦errata:n004_blockdiag⟧).",
         "zh": "同一组数值的两种视图。融合视图（笔记 002、004）：一个 {d} × {d} 的矩阵 $W^Q$。分头视图（笔记 000、001）：h = {h} 个独立的 {d} × {dk} 矩阵 "
-              "$W_i^Q$。二者完全等价：$W_i^Q$ 就是 $W^Q$ 的第 i·$d_k$ … (i+1)·$d_k$ − 1 列，即 $W^Q$ = [$W_1^Q$ | … | $W_h^Q$] 横"
+              "$W_i^Q$。二者完全等价：$W_i^Q$ 就是 $W^Q$ 的第 (i−1)·$d_k$ … i·$d_k$ − 1 列，即 $W^Q$ = [$W_1^Q$ | … | $W_h^Q$] 横"
               "向拼接（⟦errata:n000_unified⟧），而不是分块对角矩阵：每个输入维度都会影响每个头（⟦errata:n004_blockdiag⟧）。",
     },
     "steps.proj.view": {"en": "Show the projections", "zh": "投影的显示方式"},

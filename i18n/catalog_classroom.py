@@ -67,9 +67,9 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "worked.scale.title": {"en": "Divide by $\\sqrt{d_k} = \\sqrt{2}$", "zh": "除以 $\\sqrt{d_k} = \\sqrt{2}$"},
     "worked.scale.text": {
-        "en": "√2 ≈ 1.414. Dividing keeps the spread of the scores from growing with $d_k$, so the softmax does "
-              "not saturate.",
-        "zh": "√2 ≈ 1.414。除以它可以防止分数的离散程度随 $d_k$ 增大，使 softmax 不会饱和。",
+        "en": "√2 ≈ 1.414. Dividing keeps the spread of the scores from growing with $d_k$, which would push the "
+              "softmax towards saturation.",
+        "zh": "√2 ≈ 1.414。除以它可以防止分数的离散程度随 $d_k$ 增大，否则 softmax 会趋于饱和。",
     },
     "worked.softmax.title": {"en": "Softmax, row by row", "zh": "逐行 softmax"},
     "worked.softmax.text": {

@@ -42,9 +42,9 @@ ERRATA: tuple[dict, ...] = (
         "true": {
             "en": "MultiHead(Q, K, V) = Concat($\\mathrm{head}_1$, …, $\\mathrm{head}_h$) $W^O$: the output "
                   "projection is part of multi-head attention (notes 001, 002 and 004 write it so). Note 000 "
-                  "calls the concatenation alone MultiHead and multiplies by W_O one line later.",
+                  "calls the concatenation alone MultiHead and multiplies by $W_O$ one line later.",
             "zh": "MultiHead(Q, K, V) = Concat($\\mathrm{head}_1$, …, $\\mathrm{head}_h$) $W^O$：输出投影属于多头注意力本身（笔记 "
-                  "001、002、004 都这样写）。笔记 000 把拼接结果本身称为 MultiHead，下一行才乘以 W_O。",
+                  "001、002、004 都这样写）。笔记 000 把拼接结果本身称为 MultiHead，下一行才乘以 $W_O$。",
         },
         "evidence": {
             "en": "Now: the concatenation and the output differ by up to {gap}.",
@@ -102,11 +102,12 @@ ERRATA: tuple[dict, ...] = (
                   "in time depends on the machine: GPUs and TPUs do a multiply and an add in one fused "
                   "instruction, and attention at long L is often limited by moving the L × L matrices through "
                   "memory rather than by arithmetic (the reason for FlashAttention, Dao et al. 2022). On a CPU "
-                  "the time also depends on the load: on a busy machine h = 8 has come out faster than h = 1. So "
-                  "multiplications are not “the bottleneck” in general; measure on the machine you use.",
+                  "the time also depends on the load: in one run at L = 512 on a busy machine, h = 8 came out "
+                  "faster than h = 1. So multiplications are not “the bottleneck” in general; measure on the "
+                  "machine you use.",
             "zh": "可以计数的是：对任何 h，矩阵乘法的乘法次数都相同；而 h 个头需要 h 倍的 softmax 指数运算和 h 倍的 L × L 内存。这些在时间上代价多大取决于机器：GPU 和 TPU "
                   "用一条融合指令同时完成一次乘法和一次加法，长序列的注意力往往受限于在内存中搬运 L × L 矩阵，而不是算术本身（这正是 FlashAttention 的出发点，Dao 等，"
-                  "2022）。在 CPU 上耗时还取决于负载：机器繁忙时，h = 8 曾比 h = 1 还快。所以乘法一般并不是“瓶颈”；请在你所用的机器上实测。",
+                  "2022）。在 CPU 上耗时还取决于负载：在一台繁忙的机器上 L = 512 的一次运行中，h = 8 比 h = 1 还快。所以乘法一般并不是“瓶颈”；请在你所用的机器上实测。",
         },
         "evidence": {
             "en": "Now: h = 1 and h = {h} need the same {mults} multiplications; h = {h} needs {x}× the "
@@ -267,12 +268,12 @@ ERRATA: tuple[dict, ...] = (
             "zh": "单头注意力的并行性并不“低”",
         },
         "true": {
-            "en": "One head already computes all L queries at once: O(1) sequential steps, which note 003's own "
-                  "table gives for self-attention. Several heads cut the same products into more, smaller "
-                  "independent pieces, at the same number of multiplications; neither waits for anything but the "
-                  "step before it.",
-            "zh": "一个头就已经同时计算全部 L 个查询：顺序步骤为 O(1)，笔记 003 自己的表格对自注意力也是这样写的。多个头只是把同样的乘积切成更多、更小的独立部分，乘法次数不变；两者都只需等待前一"
-                  "步。",
+            "en": "One head already computes all L queries at once: O(1) sequential steps (note 003's own table "
+                  "gives self-attention a parallelism of O(n): all n positions at once). Several heads cut the "
+                  "same products into more, smaller independent pieces, at the same number of multiplications; "
+                  "neither waits for anything but the step before it.",
+            "zh": "一个头就已经同时计算全部 L 个查询：顺序步骤为 O(1)（笔记 003 自己的表格给自注意力的并行度是 O(n)：n 个位置同时计算）。多个头只是把同样的乘积切成更多、更小的独立部分，乘"
+                  "法次数不变；两者都只需等待前一步。",
         },
         "evidence": {
             "en": "Now (L = {L}): h = 1 computes $QK^\\top$ as {n1} independent dot products of length {d}, h = "
@@ -329,13 +330,14 @@ ERRATA: tuple[dict, ...] = (
         },
         "true": {
             "en": "Nothing is decomposed on the input side: every head reads all $d_\\text{model}$ input "
-                  "dimensions, and the heads' subspaces overlap; ⊕ R^{d_k} = R^{d_model} is only the width of "
-                  "the concatenation. The layer learns the same 4 $d_\\text{model}^2$ weights for every h. "
-                  "Whether several narrow heads train more easily than one wide head is an empirical question "
-                  "that the note does not test (the training lab lets you try it on toy tasks).",
-            "zh": "在输入一侧没有任何东西被分解：每个头都读取全部 $d_\\text{model}$ 个输入维度，各头的子空间也相互重叠；⊕ R^{d_k} = R^{d_model} 只是拼接结果的宽度。"
-                  "对任何 h，这一层要学习的都是同样的 4 $d_\\text{model}^2$ 个权重。几个窄头是否比一个宽头更容易训练，是一个经验问题，笔记并没有检验（可以在训练实验室里用小任务试一试"
-                  "）。",
+                  "dimensions, and the heads' subspaces overlap; $\\bigoplus_{i=1}^{h} \\mathbb{R}^{d_k} = "
+                  "\\mathbb{R}^{d_\\text{model}}$ is only the width of the concatenation. The layer learns the "
+                  "same 4 $d_\\text{model}^2$ weights for every h. Whether several narrow heads train more "
+                  "easily than one wide head is an empirical question that the note does not test (the training "
+                  "lab lets you try it on toy tasks).",
+            "zh": "在输入一侧没有任何东西被分解：每个头都读取全部 $d_\\text{model}$ 个输入维度，各头的子空间也相互重叠；$\\bigoplus_{i=1}^{h} "
+                  "\\mathbb{R}^{d_k} = \\mathbb{R}^{d_\\text{model}}$ 只是拼接结果的宽度。对任何 h，这一层要学习的都是同样的 4 "
+                  "$d_\\text{model}^2$ 个权重。几个窄头是否比一个宽头更容易训练，是一个经验问题，笔记并没有检验（可以在训练实验室里用小任务试一试）。",
         },
         "evidence": {
             "en": "Now: h = 1 and h = {h} both learn {weights} weights; input dimension 1 feeds {heads} of the "
@@ -410,17 +412,22 @@ ERRATA: tuple[dict, ...] = (
         },
         "true": {
             "en": "X $W^Q$ with X of shape n × $d_\\text{model}$ needs $W^Q$ = [$W_1^Q$ | … | $W_h^Q$], "
-                  "$d_\\text{model}$ × (h·$d_k$): the blocks are concatenated by columns. Stacked by rows, "
-                  "(h·$d_k$) × $d_\\text{model}$, the product X W is not even defined unless h·$d_k$ = "
-                  "$d_\\text{model}$.",
+                  "$d_\\text{model}$ × (h·$d_k$): the blocks sit side by side, by columns. The note's (h·$d_k$) "
+                  "× $d_\\text{model}$ stacks the transposes $(W_i^Q)^\\top$: that is $(W^Q)^\\top$, the way "
+                  "torch.nn.Linear stores a weight and multiplies by it transposed. Taken as written, X "
+                  "$W_Q^\\text{all}$ is defined only because h·$d_k$ = $d_\\text{model}$, and it multiplies by "
+                  "the transpose: other numbers.",
             "zh": "X 的形状是 n × $d_\\text{model}$，X $W^Q$ 需要 $W^Q$ = [$W_1^Q$ | … | $W_h^Q$]，形状 $d_\\text{model}$ "
-                  "× (h·$d_k$)：各块按列拼接。按行堆叠得到 (h·$d_k$) × $d_\\text{model}$，只有在 h·$d_k$ = $d_\\text{model}$ 时 X W "
-                  "才有定义。",
+                  "× (h·$d_k$)：各块按列横向拼接。笔记的 (h·$d_k$) × $d_\\text{model}$ 堆叠的是转置 $(W_i^Q)^\\top$，即 "
+                  "$(W^Q)^\\top$，这是 torch.nn.Linear 存放权重、再转置相乘的方式。照字面计算，X $W_Q^\\text{all}$ 只因为 h·$d_k$ = "
+                  "$d_\\text{model}$ 才有定义，而且乘的是转置：得到的是另一组数。",
         },
         "evidence": {
             "en": "Now: Q = X $W^Q$ split every $d_k$ = {dk} columns equals X $W_i^Q$ for every head (max "
-                  "difference {gap}).",
-            "zh": "当前设置：Q = X $W^Q$ 每 $d_k$ = {dk} 列切开，与每个头的 X $W_i^Q$ 相同（最大差 {gap}）。",
+                  "difference {gap}); X $(W^Q)^\\top$, the note's stacked matrix taken as written, differs from "
+                  "Q by up to {tgap}.",
+            "zh": "当前设置：Q = X $W^Q$ 每 $d_k$ = {dk} 列切开，与每个头的 X $W_i^Q$ 相同（最大差 {gap}）；照字面使用笔记堆叠的矩阵，X "
+                  "$(W^Q)^\\top$ 与 Q 最多相差 {tgap}。",
         },
         "page": "why", "computation": "mha_core.split_weight_columns; AttentionTrace.q_fused vs q",
     },
@@ -455,11 +462,11 @@ ERRATA: tuple[dict, ...] = (
                   "symmetric. What fails is the kernel-method reading the note goes on to use (a feature space, "
                   "multiple kernel learning): it needs a Mercer kernel, symmetric and positive semi-definite. "
                   "With q = x $W^Q$, k = x $W^K$ and $W^Q$ ≠ $W^K$, exp($q_i$·$k_j$) is not symmetric ($s_{ij}$ "
-                  "≠ $s_{ji}$); only with $W^K$ = $W^Q$ is exp(x W $W^\\top$ x′ᵀ) a Mercer kernel.",
+                  "≠ $s_{ji}$); only with $W^K = W^Q$ is $\\exp(x W W^\\top x'^\\top)$ a Mercer kernel.",
             "zh": "一个头是核平滑器：它的权重 $\\exp(s_{ij}) / \\sum_{j'} \\exp(s_{ij'})$ 就是 Nadaraya–Watson 权重（d2l 对注意力汇聚的解释）"
                   "，这样的相似度不必对称。站不住的是笔记接着使用的核方法解读（特征空间、多核学习）：它需要 Mercer 核，即对称且半正定。q = x $W^Q$、k = x $W^K$ 且 $W^Q$ "
-                  "≠ $W^K$ 时，exp($q_i$·$k_j$) 不对称（$s_{ij}$ ≠ $s_{ji}$）；只有 $W^K$ = $W^Q$ 时，exp(x W $W^\\top$ x′ᵀ) "
-                  "才是 Mercer 核。",
+                  "≠ $W^K$ 时，exp($q_i$·$k_j$) 不对称（$s_{ij}$ ≠ $s_{ji}$）；只有 $W^K = W^Q$ 时，$\\exp(x W W^\\top "
+                  "x'^\\top)$ 才是 Mercer 核。",
         },
         "evidence": {
             "en": "Now (head 1): |S − $S^\\top$| / |S| = {asym}; smallest eigenvalue of exp(S)'s symmetric part "
@@ -477,15 +484,15 @@ ERRATA: tuple[dict, ...] = (
             "zh": "并非“已被证明”，各个头也不是核函数之和",
         },
         "true": {
-            "en": "Two slips. The gains of multiple kernel learning are empirical findings on some tasks, often "
-                  "small against one well-chosen kernel (Gönen and Alpaydın's survey, JMLR 2011): not a proof, "
-                  "and not about attention. And multi-head attention is not multiple kernel learning: that adds "
-                  "the kernels, K = $\\sum_m \\beta_m k_m$, and uses the sum in one predictor, whereas each head "
+            "en": "Two slips. The gains of multiple kernel learning are empirical findings on some data sets "
+                  "(Gönen and Alpaydın's survey, JMLR 2011, compares the methods on such data): not a proof, and "
+                  "not about attention. And multi-head attention is not multiple kernel learning: that adds the "
+                  "kernels, K = $\\sum_m \\beta_m k_m$, and uses the sum in one predictor, whereas each head "
                   "normalises its own kernel exp($S_i$) into its own weights $A_i$ and averages its own values "
                   "$V_i$, and only the results are added, through $W^O$. Summing the kernels first and "
                   "normalising once gives a different layer.",
-            "zh": "两处问题。多核学习的收益是在某些任务上的经验发现，与一个选得好的单一核相比往往不大（Gönen 与 Alpaydın 的综述，JMLR "
-                  "2011）：这不是证明，也与注意力无关。而且多头注意力并不是多核学习：多核学习先把核相加，K = $\\sum_m \\beta_m "
+            "zh": "两处问题。多核学习的收益是在某些数据集上的经验发现（Gönen 与 Alpaydın 的综述，JMLR "
+                  "2011，就是在这类数据上比较各种方法）：这不是证明，也与注意力无关。而且多头注意力并不是多核学习：多核学习先把核相加，K = $\\sum_m \\beta_m "
                   "k_m$，再把这个和用于一个预测器；而每个头把自己的核 exp($S_i$) 归一化成自己的权重 $A_i$，对自己的值 $V_i$ 求加权平均，只有这些结果才经过 $W^O$ 相加。先把"
                   "核相加、再统一归一化一次，得到的是另一个层。",
         },
@@ -509,11 +516,12 @@ ERRATA: tuple[dict, ...] = (
             "en": "The inclusion holds if each of the h heads may be as wide as the single head ($d_k$ = "
                   "$d_\\text{model}$, h times the parameters): keep one head, set the other $W^O_i$ to 0. At "
                   "fixed $d_\\text{model}$ that construction fails: a head of width $d_k$ = $d_\\text{model}$/h "
-                  "has scores of rank ≤ $d_k$, and can give a single head's weights only if that head's scores "
-                  "have rank ≤ $d_k$ + 1. The check on the page linked shows just this, on one sentence: no "
-                  "single head reproduces the single head's weights. It does not show that the h heads together "
-                  "(through $W^O$) cannot give the same output, nor the converse. Whether either class contains "
-                  "the other at fixed $d_\\text{model}$ is not settled there, and the note proves neither.",
+                  "has scores of rank ≤ $d_k$, and can give a single head's weights only if the single head's "
+                  "scores have rank ≤ $d_k$ + 1. The check on the page linked shows just this, on one sentence: "
+                  "no single head reproduces the single head's weights. It does not show that the h heads "
+                  "together (through $W^O$) cannot give the same output, nor the converse. Whether either class "
+                  "contains the other at fixed $d_\\text{model}$ is not settled there, and the note proves "
+                  "neither.",
             "zh": "如果 h 个头中每个头都可以和单头一样宽（$d_k$ = $d_\\text{model}$，参数量是 h 倍），包含关系成立：保留一个头，其余 $W^O_i$ 取 "
                   "0。$d_\\text{model}$ 固定时这个构造不成立：宽为 $d_k$ = $d_\\text{model}$/h 的头，分数矩阵的秩 ≤ $d_k$，只有当单头分数矩阵的秩 ≤ "
                   "$d_k$ + 1 时才能给出单头的注意力权重。链接页面上的检验在一句话上恰好说明了这一点：没有任何一个头能复现单头的注意力权重。它并没有说明 h 个头合起来（经过 "
@@ -554,13 +562,13 @@ ERRATA: tuple[dict, ...] = (
             "zh": "各个头并没有各自的非线性变换",
         },
         "true": {
-            "en": "The projections x ↦ x $W_i^Q$, x $W_i^K$, x $W_i^V$ are linear, and the score s_ab = $(x_a "
-                  "W_i^Q)(x_b W_i^K)^\\top$ = $x_a M_i x_b^\\top$ is a bilinear form of the two tokens, with "
-                  "$M_i$ = $W_i^Q {W_i^K}^\\top$ of rank ≤ $d_k$. The one non-linear step is the softmax, the "
-                  "same function in every head. What differs from head to head is the matrices ($M_i$, $W_i^V$, "
-                  "$W^O_i$), not a non-linearity.",
-            "zh": "投影 x ↦ x $W_i^Q$、x $W_i^K$、x $W_i^V$ 都是线性的；分数 s_ab = $(x_a W_i^Q)(x_b W_i^K)^\\top$ = $x_a "
-                  "M_i x_b^\\top$ 是两个词元的双线性型，其中 $M_i$ = $W_i^Q {W_i^K}^\\top$ 的秩 ≤ $d_k$。唯一的非线性步骤是 "
+            "en": "The projections x ↦ x $W_i^Q$, x $W_i^K$, x $W_i^V$ are linear, and the score $s_{ab}$ = "
+                  "$(x_a W_i^Q)(x_b W_i^K)^\\top$ = $x_a M_i x_b^\\top$ is a bilinear form of the two tokens, "
+                  "with $M_i$ = $W_i^Q {W_i^K}^\\top$ of rank ≤ $d_k$. The one non-linear step is the softmax, "
+                  "the same function in every head. What differs from head to head is the matrices ($M_i$, "
+                  "$W_i^V$, $W^O_i$), not a non-linearity.",
+            "zh": "投影 x ↦ x $W_i^Q$、x $W_i^K$、x $W_i^V$ 都是线性的；分数 $s_{ab}$ = $(x_a W_i^Q)(x_b W_i^K)^\\top$ = "
+                  "$x_a M_i x_b^\\top$ 是两个词元的双线性型，其中 $M_i$ = $W_i^Q {W_i^K}^\\top$ 的秩 ≤ $d_k$。唯一的非线性步骤是 "
                   "softmax，每个头用的都是同一个函数。各头之间不同的是矩阵（$M_i$、$W_i^V$、$W^O_i$），而不是非线性变换。",
         },
         "evidence": {
@@ -626,14 +634,14 @@ ERRATA: tuple[dict, ...] = (
             "zh": "相关性低并不能说明各个头学到了互补的信息",
         },
         "true": {
-            "en": "The inference fails: heads with random, untrained weights score as low as trained ones, so a "
-                  "low correlation says nothing about what training did (and $\\rho_{ij}$, the note's own "
-                  "measure, depends on arbitrary coordinates: compare the contributions $\\mathrm{head}_i\\ "
+            "en": "The inference fails: heads with random, untrained weights score at least as low as trained "
+                  "ones, so a low correlation says nothing about what training did (and $\\rho_{ij}$, the note's "
+                  "own measure, depends on arbitrary coordinates: compare the contributions $\\mathrm{head}_i\\ "
                   "W^O_i$ instead). Whether heads are complementary is a question of what the model loses "
                   "without them, and head-pruning studies find much redundancy: Michel et al. (NeurIPS 2019, "
                   "“Are Sixteen Heads Really Better than One?”) remove many heads at test time with little loss; "
                   "Voita et al. (ACL 2019) prune most encoder heads with a small BLEU drop.",
-            "zh": "这个推论不成立：随机的、未经训练的头，得分和训练后的头一样低，所以相关性低并不能说明训练做了什么（而且笔记自己的度量 $\\rho_{ij}$ 依赖于任意的坐标：应改为比较各头的贡献 "
+            "zh": "这个推论不成立：随机的、未经训练的头，得分至少和训练后的头一样低，所以相关性低并不能说明训练做了什么（而且笔记自己的度量 $\\rho_{ij}$ 依赖于任意的坐标：应改为比较各头的贡献 "
                   "$\\mathrm{head}_i\\ W^O_i$）。各个头是否互补，要看去掉它们时模型损失多少，而剪枝研究发现头之间有大量冗余：Michel 等（NeurIPS 2019，“Are "
                   "Sixteen Heads Really Better than One?”）在测试时去掉许多头而性能几乎不降；Voita 等（ACL 2019）剪掉编码器的大部分头，BLEU 只略有下降"
                   "。",

@@ -63,7 +63,10 @@ STRINGS: dict[str, dict[str, str]] = {
     "live.kind.pe_wavelength": {"en": "Wavelengths of the positional encoding", "zh": "位置编码的波长"},
     "live.kind.note001_entry": {"en": "An entry of note 001's example", "zh": "笔记 001 算例中的一个数"},
     "live.kind.note_error": {"en": "A mistake in the notes", "zh": "笔记中的一处错误"},
-    "live.kind.stacked_wq": {"en": "Stacking the W_i^Q", "zh": "拼接各个 W_i^Q"},
+    "live.kind.stacked_wq": {
+        "en": "The W_i^Q side by side as one W^Q",
+        "zh": "把各个 W_i^Q 横向拼接成一个 W^Q",
+    },
     "live.kind.note002_shape": {"en": "A shape from note 002", "zh": "笔记 002 中的一个形状"},
     "live.attend.prompt": {
         "en": "In head {head}, which key token does the query {query} attend to most?",

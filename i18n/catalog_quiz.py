@@ -863,8 +863,10 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "每个序列、每个头各一个 T × T 矩阵：B × h × T × T = {shape}。",
     },
     "quiz.note002_shape.why_head_out": {
-        "en": "(T × T)(T × $d_k$) per sequence and head: B × h × T × $d_k$ = {shape}.",
-        "zh": "每个序列、每个头 (T × T)(T × $d_k$)：B × h × T × $d_k$ = {shape}。",
+        "en": "(T × T)(T × $d_k$) per sequence and head: B × h × T × $d_k$ = {shape}, all heads (one head alone "
+              "is B × T × $d_k$: ⟦errata:n002_head⟧).",
+        "zh": "每个序列、每个头 (T × T)(T × $d_k$)：B × h × T × $d_k$ = {shape}，这是全部的头（单独一个头是 B × T × "
+              "$d_k$：⟦errata:n002_head⟧）。",
     },
     "quiz.note002_shape.why_concat": {
         "en": "transpose(1, 2) then reshape(B, T, h · $d_k$): {shape}.",

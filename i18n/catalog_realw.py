@@ -57,9 +57,9 @@ STRINGS: dict[str, dict[str, str]] = {
     "realw.prev_head": {
         "en": "**A previous-token head**: in layer {layer}, head {head} puts on average {score:.0%} of each "
               "query's weight on the token just before it (one step left of the diagonal below). Its $W_i^Q$ and "
-              "$W_i^K$ were learned so that $q_i$ · k_(i−1) beats every other key.",
+              "$W_i^K$ were learned so that $q_i \\cdot k_{{i-1}}$ beats every other key.",
         "zh": "**“前一个词元”头**：在第 {layer} 层，第 {head} 个头平均把每个查询 {score:.0%} 的注意力权重放在紧挨着它的前一个词元上（下图对角线左侧一格）。它的 "
-              "$W_i^Q$ 和 $W_i^K$ 是训练得到的，使 $q_i$ · k_(i−1) 胜过其他所有键。",
+              "$W_i^Q$ 和 $W_i^K$ 是训练得到的，使 $q_i \\cdot k_{{i-1}}$ 胜过其他所有键。",
     },
     "realw.no_prev_head": {
         "en": "Layer {layer}'s most previous-token-like head is head {head} ({score:.0%} of the weight on the "
@@ -69,9 +69,9 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "realw.head_title": {"en": "Head {head} of layer {layer}: A_{head}", "zh": "第 {layer} 层第 {head} 个头：A_{head}"},
     "realw.bias_note": {
-        "en": "The real layer adds biases: Q = X $W^Q$ + b^Q, K = X $W^K$ + b^K, V = X $W^V$ + b^V, Output = "
-              "Concat $W^O$ + b^O.",
-        "zh": "真实的层带偏置：Q = X $W^Q$ + b^Q，K = X $W^K$ + b^K，V = X $W^V$ + b^V，Output = Concat $W^O$ + b^O。",
+        "en": "The real layer adds biases: Q = X $W^Q$ + $b^Q$, K = X $W^K$ + $b^K$, V = X $W^V$ + $b^V$, Output "
+              "= Concat $W^O$ + $b^O$.",
+        "zh": "真实的层带偏置：Q = X $W^Q$ + $b^Q$，K = X $W^K$ + $b^K$，V = X $W^V$ + $b^V$，Output = Concat $W^O$ + $b^O$。",
     },
     "realw.inputs_real": {
         "en": "X is layer {layer}'s real input: the WordPiece tokens' embeddings (word + learned position + "

@@ -113,9 +113,9 @@ STRINGS: dict[str, dict[str, str]] = {
     "n4.kernel.numbers": {
         "en": "Head {n}: |S − $S^\\top$| / |S| = {asym}; the largest gap is $s_{{ij}}$ − $s_{{ji}}$ = {gap} for "
               "{a} → {b}. Smallest eigenvalue of exp(S)'s symmetric part: {eig}; with $W^K$ = $W^Q$: {tied} (≥ "
-              "0, as a kernel needs).",
+              "0, as a Mercer kernel needs: ⟦errata:n004_kernel⟧).",
         "zh": "头 {n}：|S − $S^\\top$| / |S| = {asym}；最大差 $s_{{ij}}$ − $s_{{ji}}$ = {gap}，出现在 {a} → {b}。exp(S) 对称部分"
-              "的最小特征值：{eig}；取 $W^K$ = $W^Q$ 时为 {tied}（≥ 0，核函数要求如此）。",
+              "的最小特征值：{eig}；取 $W^K$ = $W^Q$ 时为 {tied}（≥ 0，Mercer 核要求如此：⟦errata:n004_kernel⟧）。",
     },
     "n4.kernel.s": {"en": "S", "zh": "S"},
     "n4.kernel.st": {"en": "Sᵀ", "zh": "Sᵀ"},

@@ -22,12 +22,12 @@ STRINGS: dict[str, dict[str, str]] = {
     "pe.shift.text": {
         "en": "Sines and cosines were chosen so that the encoding of position pos + k is a fixed linear function "
               "of the encoding of pos (Vaswani et al. 2017, section 3.5): each pair of columns (2j, 2j+1) turns "
-              "by the angle k·$\\omega_j$, whatever pos is. So $P_{pos+k}$ = $P_{pos} M_k$, with M_k "
+              "by the angle k·$\\omega_j$, whatever pos is. So $P_{pos+k}$ = $P_{pos} $M_k$$, with $M_k$ "
               "block-diagonal (one 2 × 2 rotation per pair) and the same for every position. The first blocks of "
-              "M_k:",
+              "$M_k$:",
         "zh": "选用正弦和余弦，是为了让位置 pos + k 的编码成为位置 pos 的编码的一个固定线性函数（Vaswani 等 2017，第 3.5 节）：每一对列 (2j, 2j+1) 都转过角度 "
-              "k·$\\omega_j$，与 pos 无关。所以 $P_{pos+k}$ = $P_{pos} M_k$，其中 M_k 是分块对角矩阵（每对列一个 2 × 2 旋转），对每个位置都相同。M_k "
-              "的前几块：",
+              "k·$\\omega_j$，与 pos 无关。所以 $P_{pos+k}$ = $P_{pos} $M_k$$，其中 $M_k$ 是分块对角矩阵（每对列一个 2 × 2 旋转），对每个位置都相同。"
+              "$M_k$ 的前几块：",
     },
     "pe.shift.k": {"en": "Offset k", "zh": "偏移 k"},
     "pe.shift.check": {
@@ -37,8 +37,8 @@ STRINGS: dict[str, dict[str, str]] = {
               "最大值为 {err}。",
     },
     "pe.shift.odd": {
-        "en": "(d_model is odd: the last column, a sine alone, has no such rotation and is left out.)",
-        "zh": "（d_model 为奇数：最后一列是单独的正弦，没有这样的旋转，计算时不含这一列。）",
+        "en": "($d_\\text{model}$ is odd: the last column, a sine alone, has no such rotation and is left out.)",
+        "zh": "（$d_\\text{model}$ 为奇数：最后一列是单独的正弦，没有这样的旋转，计算时不含这一列。）",
     },
     # ---- positional page: swap and compare
     "pe.order.title": {"en": "Does attention see the order? Swap two tokens", "zh": "注意力看得到顺序吗？对调两个词元"},
@@ -102,14 +102,14 @@ STRINGS: dict[str, dict[str, str]] = {
     "sub.avg.text": {
         "en": "Each head's output row is a weighted average of its value rows (weights ≥ 0 that sum to 1). Note "
               "003 says that several heads can represent more complex functions than a weighted average. "
-              "Computed: carry every value to the output, u_j = $x_j\\ W^V\\ W^O$, and ask how close any "
-              "weighted average of these rows comes to each output row. With the same weights run as one head (h "
-              "= 1) every output row is such an average (distance up to {one}). With h = {h} heads the nearest "
+              "Computed: carry every value to the output, $u_j = x_j W^V W^O$, and ask how close any weighted "
+              "average of these rows comes to each output row. With the same weights run as one head (h = 1) "
+              "every output row is such an average (distance up to {one}). With h = {h} heads the nearest "
               "average misses by {lo} to {hi}, while the output's entries reach {scale}: each head averages with "
               "its own weights, and a sum of h different averages is no single average.",
-        "zh": "每个头的输出行都是其值向量各行的加权平均（权重 ≥ 0 且和为 1）。笔记 003 说多个头可以表示比简单加权平均更复杂的函数。计算一下：把每个值都带到输出空间，u_j = $x_j\\ "
-              "W^V\\ W^O$，看这些行的任何加权平均离每个输出行有多近。把同样的权重当作一个头（h = 1）来运行，每个输出行都恰好是这样的一个平均（距离不超过 {one}）。有 h = {h} 个头时，"
-              "最近的平均也差 {lo} 到 {hi}，而输出元素最大为 {scale}：每个头用自己的权重求平均，h 个不同平均之和并不是某一个平均。",
+        "zh": "每个头的输出行都是其值向量各行的加权平均（权重 ≥ 0 且和为 1）。笔记 003 说多个头可以表示比简单加权平均更复杂的函数。计算一下：把每个值都带到输出空间，$u_j = x_j W^V "
+              "W^O$，看这些行的任何加权平均离每个输出行有多近。把同样的权重当作一个头（h = 1）来运行，每个输出行都恰好是这样的一个平均（距离不超过 {one}）。有 h = {h} 个头时，最近的平均也"
+              "差 {lo} 到 {hi}，而输出元素最大为 {scale}：每个头用自己的权重求平均，h 个不同平均之和并不是某一个平均。",
     },
     "sub.avg.fills": {
         "en": "Here $L_k$ = {Lk} > $d_\\text{{model}}$ = {d}: the value rows span every direction, so every "
@@ -126,23 +126,26 @@ STRINGS: dict[str, dict[str, str]] = {
     # ---- subspaces page: note 003's column vectors (d2l) beside the app's rows
     "sub.d2l.title": {"en": "Note 003's notation: column vectors (d2l)", "zh": "笔记 003 的记法：列向量（d2l）"},
     "sub.d2l.text": {
-        "en": "Note 003 and d2l write one head for one query as h_i = f(W_i^(q) q, W_i^(k) k, W_i^(v) v), with a "
-              "column vector q ($d_\\text{model}$ × 1) and W_i^(q) of $d_k$ × $d_\\text{model}$. The other notes "
-              "and this app write rows: $Q_i$ = X $W_i^Q$, one row per token, with $W_i^Q$ of $d_\\text{model}$ "
-              "× $d_k$. They are the same numbers transposed: W_i^(q) = ($W_i^Q$)ᵀ and q = x_tᵀ, so W_i^(q) q = "
-              "($x_t\\ W_i^Q$)ᵀ. On the current weights:",
-        "zh": "笔记 003 和 d2l 把一个头对一个查询的计算写成 h_i = f(W_i^(q) q, W_i^(k) k, W_i^(v) v)，其中 q 是列向量（$d_\\text{model}$ "
-              "× 1），W_i^(q) 的形状是 $d_k$ × $d_\\text{model}$。其他笔记和本应用用行向量：$Q_i$ = X $W_i^Q$，每个词元一行，$W_i^Q$ 的形状是 "
-              "$d_\\text{model}$ × $d_k$。二者是同一组数值的转置：W_i^(q) = ($W_i^Q$)ᵀ，q = x_tᵀ，所以 W_i^(q) q = ($x_t\\ "
-              "W_i^Q$)ᵀ。在当前权重上：",
+        "en": "Note 003 and d2l write one head for one query as $h_i = f(W_i^{(q)} q,\\ W_i^{(k)} k,\\ W_i^{(v)} "
+              "v)$, with a column vector q ($d_\\text{model}$ × 1) and $W_i^{(q)}$ of $d_k$ × $d_\\text{model}$. "
+              "The other notes and this app write rows: $Q_i$ = X $W_i^Q$, one row per token, with $W_i^Q$ of "
+              "$d_\\text{model}$ × $d_k$. They are the same numbers transposed: $W_i^{(q)} = (W_i^Q)^\\top$ and "
+              "$q = x_t^\\top$, so $W_i^{(q)} q = (x_t W_i^Q)^\\top$. On the current weights:",
+        "zh": "笔记 003 和 d2l 把一个头对一个查询的计算写成 $h_i = f(W_i^{(q)} q,\\ W_i^{(k)} k,\\ W_i^{(v)} v)$，其中 q 是列向量（"
+              "$d_\\text{model}$ × 1），$W_i^{(q)}$ 的形状是 $d_k$ × $d_\\text{model}$。其他笔记和本应用用行向量：$Q_i$ = X "
+              "$W_i^Q$，每个词元一行，$W_i^Q$ 的形状是 $d_\\text{model}$ × $d_k$。二者是同一组数值的转置：$W_i^{(q)} = (W_i^Q)^\\top$，$q "
+              "= x_t^\\top$，所以 $W_i^{(q)} q = (x_t W_i^Q)^\\top$。在当前权重上：",
     },
     "sub.d2l.head": {"en": "Head", "zh": "头"},
     "sub.d2l.token": {"en": "Token", "zh": "词元"},
     "sub.d2l.gap": {
-        "en": "Largest difference between the column W_i^(q) q and the row $x_t\\ W_i^Q$: {gap}.",
-        "zh": "列向量 W_i^(q) q 与行向量 $x_t\\ W_i^Q$ 的最大差：{gap}。",
+        "en": "Largest difference between the column $W_i^{{(q)}} q$ and the row $x_t\\ W_i^Q$: {gap}.",
+        "zh": "列向量 $W_i^{{(q)}} q$ 与行向量 $x_t\\ W_i^Q$ 的最大差：{gap}。",
     },
-    "sub.d2l.first": {"en": "(the first {n} of d_k = {dk} entries)", "zh": "（d_k = {dk} 个元素中的前 {n} 个）"},
+    "sub.d2l.first": {
+        "en": "(the first {n} of $d_k$ = {dk} entries)",
+        "zh": "（$d_k$ = {dk} 个元素中的前 {n} 个）",
+    },
     # ---- real model: random baselines, local and global heads
     "minilm.col_random": {"en": "random heads, same input", "zh": "随机的头，同样输入"},
     "minilm.distance.title": {
@@ -164,10 +167,12 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "Note 004 says the heads specialise because they start from different random points. Test it: the "
               "training lab's model is trained twice on the same batches, once from its random initial heads and "
               "once with every head of a layer given head 1's initial $W_1^Q$, $W_1^K$, $W_1^V$ and $W^O_1$. "
-              "Tied heads receive the same gradient at every step and stay exactly the same: only a different "
-              "start lets them part.",
+              "Tied heads receive the same gradient at every step and stay exactly the same: without a "
+              "difference to start from (or noise that differs between heads, such as dropout), nothing can make "
+              "them part.",
         "zh": "笔记 004 说各个头之所以分工，是因为它们从不同的随机起点出发。检验一下：把训练实验室的模型在同样的批次上训练两次，一次从随机的初始头出发，一次让一层中的每个头都取头 1 的初始 "
-              "$W_1^Q$、$W_1^K$、$W_1^V$ 和 $W^O_1$。初始相同的头在每一步得到相同的梯度，始终完全相同：只有不同的起点才能让它们分开。",
+              "$W_1^Q$、$W_1^K$、$W_1^V$ 和 $W^O_1$。初始相同的头在每一步得到相同的梯度，始终完全相同：没有起点上的差异（或各头不同的噪声，例如 "
+              "dropout），就没有什么能让它们分开。",
     },
     "n4.sym.run": {"en": "Train both ({steps} steps)", "zh": "训练两次（{steps} 步）"},
     "n4.sym.running": {"en": "Training twice …", "zh": "正在训练两次……"},

@@ -108,9 +108,9 @@ STRINGS: dict[str, dict[str, str]] = {
     "why.params.biases": {"en": "biases", "zh": "偏置"},
     "why.params.pick_h": {"en": "Split W^Q into h heads", "zh": "把 W^Q 分成 h 个头"},
     "why.params.blocks": {
-        "en": "The same fused $W^Q$ ({d} × {d}) read as h = {h} heads: columns i·$d_k$ … (i+1)·$d_k$ − 1 are "
+        "en": "The same fused $W^Q$ ({d} × {d}) read as h = {h} heads: columns (i−1)·$d_k$ … i·$d_k$ − 1 are "
               "$W_i^Q$ ($d_k$ = {dk}). Fused view above, per-head view below: the same numbers.",
-        "zh": "同一个融合的 $W^Q$（{d} × {d}）按 h = {h} 个头来读：第 i·$d_k$ … (i+1)·$d_k$ − 1 列就是 $W_i^Q$（$d_k$ = "
+        "zh": "同一个融合的 $W^Q$（{d} × {d}）按 h = {h} 个头来读：第 (i−1)·$d_k$ … i·$d_k$ − 1 列就是 $W_i^Q$（$d_k$ = "
               "{dk}）。上面是融合视图，下面是分头视图：数字完全相同。",
     },
     "why.params.input_dim": {"en": "input dimension", "zh": "输入维度"},

@@ -374,6 +374,40 @@ def test_n004_kernel_a_head_is_a_nadaraya_watson_smoother():
     assert "Mercer" in t("errata.n004_kernel.title", "en")
 
 
+def test_n004_stack_the_stacked_form_is_the_transpose():
+    """The note's (h·d_k) x d_model matrix stacks the transposes of the W_i^Q: that is (W^Q)^T, torch's storage
+    (nn.Linear computes x W^T). Taken as X W_all it gives other numbers."""
+    d, h, length = 8, 2, 5
+    dk = d // h
+    heads = [RNG.normal(size=(d, dk)) for _ in range(h)]
+    x = RNG.normal(size=(length, d))
+    side_by_side = np.concatenate(heads, axis=1)  # d x (h d_k)
+    stacked = np.concatenate([w.T for w in heads], axis=0)  # (h d_k) x d: the note's shape
+    np.testing.assert_allclose(stacked, side_by_side.T)
+    linear = torch.nn.Linear(d, d, bias=False)
+    with torch.no_grad():
+        linear.weight.copy_(torch.tensor(stacked))
+        np.testing.assert_allclose(linear(torch.tensor(x, dtype=torch.float32)).numpy(), x @ side_by_side, atol=1e-5)
+    assert np.abs(x @ stacked - x @ side_by_side).max() > 0.1
+    live = evidence(run_scene(Settings()))["n004_stack"]
+    sc = run_scene(Settings())
+    xin = np.asarray(sc.x_in, dtype=np.float64)
+    assert float(live["tgap"]) == pytest.approx(np.abs(xin @ sc.w_q.T - xin @ sc.w_q).max(), rel=1e-3)
+    assert "not even defined" not in t("errata.n004_stack.true", "en")
+
+
+def test_head_i_is_columns_i_minus_1_times_d_k():
+    """Heads are numbered from 1, columns from 0: head i is columns (i-1)·d_k ... i·d_k - 1 of W^Q."""
+    sc = run_scene(Settings())
+    dk = sc.d_k
+    for i in range(1, sc.n_heads + 1):
+        np.testing.assert_array_equal(sc.w_q[:, (i - 1) * dk: i * dk], sc.w_q_heads[i - 1])
+    for key in ("steps.proj.text", "why.params.blocks"):
+        text = t(key, "en", d=64, h=8, dk=8)
+        assert "(i−1)·$d_k$ … i·$d_k$ − 1" in text and "(i+1)" not in text, key
+    assert t("steps.proj.fused_caption", "en", dk=8).startswith("Columns 0…8−1 belong to head 1")
+
+
 # ------------------------------------------------------------------------------------- demonstrations
 
 
@@ -462,12 +496,16 @@ def test_traced_shapes_run_the_core():
 
 
 def test_every_changed_catalogue_text_formats_in_both_languages():
-    """A text that cites an erratum or carries LaTeX still formats: the citations resolve to the erratum's title."""
+    """A text that cites an erratum still formats: the citations resolve to the erratum's title and link."""
     for key, entry in STRINGS.items():
         if "⟦" in entry["en"]:
             for lang in ("en", "zh"):
-                outside = re.sub(r"\$[^$]*\$", "", entry[lang])
-                fields = {f: 1 for f in re.findall(r"(?<!\{)\{([A-Za-z_]\w*)\}(?!\})", outside)}
-                out = t(key, lang, **fields) if fields else t(key, lang)
+                fields: dict[str, object] = {}
+                for _ in range(20):  # fill whatever fields the text has, one KeyError at a time
+                    try:
+                        out = t(key, lang, **fields) if fields else t(key, lang)
+                        break
+                    except KeyError as missing:
+                        fields[missing.args[0]] = 1
                 assert "⟦" not in out and "errata?" in out, key
     _ = MultiHeadAttention(AttentionConfig(d_model=4, n_heads=2))  # the core imports cleanly beside the tests
