@@ -19,6 +19,9 @@ from mha_core.analysis import mean_attention_distance
 from pretrained.encoder import encode_text
 from pretrained.patterns import PATTERNS, pattern_scores
 
+from .pipeline import run_scene
+from .settings import Settings
+
 RANDOM_SEEDS = (1, 2, 3)  # random layers per real layer: the baseline is a range, not one draw
 
 
@@ -84,3 +87,21 @@ def real_heads_baseline(text: str) -> RealHeadsBaseline:
         tuple(enc.tokens), np.array(c_tr), np.array(c_rand), np.array(d_tr), np.array(d_rand), uniform, best,
         best_random,
     )
+
+
+@lru_cache(maxsize=16)  # two floats each
+def random_contrib_range(s: Settings) -> tuple[float, float]:
+    """Mean |cos| between different heads' contributions for random layers of the setting's shapes (seeds
+    RANDOM_SEEDS) on the setting's own input: the baseline beside the heads' cosine on the Heads page. For h = 1
+    there is nothing to compare: (0, 0)."""
+    sc = run_scene(s)
+    if sc.n_heads < 2:
+        return 0.0, 0.0
+    x = torch.tensor(np.array(sc.x_in))
+    kv = torch.tensor(np.array(sc.x_kv_in)) if s.cross else None
+    values = []
+    for layer in _random_layers(sc.d_model, sc.n_heads):
+        with torch.no_grad():
+            tr = layer(x, key=kv)
+        values.append(_mean_abs_off(contribution_similarity(tr.head_outputs, tr.w_o_heads.detach()).numpy()))
+    return min(values), max(values)

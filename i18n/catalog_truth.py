@@ -14,8 +14,9 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "hs.fig": {"en": "cos(head_i W^O_i, head_j W^O_j)", "zh": "cos(head_i W^O_i, head_j W^O_j)"},
     "hs.range": {
-        "en": "Between different heads: from {lo} to {hi}, mean |cos| = {mean}.",
-        "zh": "不同头之间：从 {lo} 到 {hi}，平均 |cos| = {mean}。",
+        "en": "Between different heads: from {lo} to {hi}, mean |cos| = {mean}. The baseline, random heads of "
+              "the same shapes on the same input: mean |cos| = {rlo}–{rhi}.",
+        "zh": "不同头之间：从 {lo} 到 {hi}，平均 |cos| = {mean}。基线，即同样形状、同样输入的随机头：平均 |cos| = {rlo}–{rhi}。",
     },
     "hs.rho_title": {"en": "Note 004's ρ_ij, and why it is not the measure here", "zh": "笔记 004 的 ρ_ij，以及这里为什么不用它"},
     "hs.rho_text": {

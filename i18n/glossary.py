@@ -61,7 +61,7 @@ GLOSSARY: tuple[Term, ...] = (
     Term("residual connection", "残差连接", forbidden_zh=("残余连接", "残差链接"), d2l="残差连接"),
     Term("concatenation (Concat)", "拼接", forbidden_zh=("连结", "串联"), d2l="连结", avoid=("连结", "串联"),
          note="the notes write 拼接; d2l-zh writes 连结", note_zh="笔记写作“拼接”；d2l-zh 写作“连结”"),
-    Term("mask (the matrix, the setting)", "掩码", d2l="掩码",
+    Term("mask (the matrix, the setting)", "掩码",
          note="causal mask 因果掩码, padding mask 填充掩码", note_zh="因果掩码、填充掩码"),
     Term("to mask / masked", "掩蔽",
          forbidden_zh=("屏蔽", "遮住", "遮挡", "被掩码", "遮盖", "因果掩蔽", "填充掩蔽", "掩码后", "(不加|没有|无)掩蔽",

@@ -490,6 +490,31 @@ def test_symmetry_demo_tied_heads_stay_identical():
     assert np.ptp(r.pattern_tied) == 0.0
 
 
+def test_random_contrib_range_is_random_heads_on_the_same_input():
+    """The baseline beside the heads' cosine: the app's seeded random layers, recomputed here in numpy."""
+    from explorer.baselines import RANDOM_SEEDS, random_contrib_range
+
+    sc = run_scene(Settings())
+    x = np.asarray(sc.x_in, dtype=np.float64)
+    d, h = sc.d_model, sc.n_heads
+    dk = d // h
+    values = []
+    for seed in RANDOM_SEEDS:
+        layer = MultiHeadAttention(AttentionConfig(d_model=d, n_heads=h, bias=False, seed=seed))
+        wq, wk, wv, wo = (getattr(layer, n).detach().double().numpy() for n in ("w_q", "w_k", "w_v", "w_o"))
+        contrib = []
+        for i in range(h):
+            c = slice(i * dk, (i + 1) * dk)
+            weights = softmax((x @ wq[:, c]) @ (x @ wk[:, c]).T / math.sqrt(dk))
+            contrib.append((weights @ (x @ wv[:, c]) @ wo[c]).ravel())
+        unit = np.array(contrib) / np.linalg.norm(contrib, axis=1, keepdims=True)
+        cos = unit @ unit.T
+        values.append(np.abs(cos[~np.eye(h, dtype=bool)]).mean())
+    lo, hi = random_contrib_range(Settings())
+    assert lo == pytest.approx(min(values), abs=1e-5) and hi == pytest.approx(max(values), abs=1e-5)
+    assert random_contrib_range(Settings(n_heads=1)) == (0.0, 0.0)
+
+
 def test_traced_shapes_run_the_core():
     shapes = traced_shapes(2, 3, 5, 12, 3)
     assert shapes["scores"] == (2, 3, 3, 5) and shapes["scores_i"] == (2, 3, 5) and shapes["q_split"] == (2, 3, 3, 4)
