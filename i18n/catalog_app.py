@@ -265,8 +265,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "尺寸较小时可逐格编辑权重（行：输入维度；列：输出维度）。",
     },
     "inputs.edit_w_too_big": {
-        "en": "Weights are editable for d_model ≤ {limit}. Shown here: W^Q and W^O.",
-        "zh": "d_model ≤ {limit} 时才可编辑权重。此处显示 W^Q 和 W^O。",
+        "en": "Weights are editable for $d_\\text{{model}}$ ≤ {limit}. Shown here: $W^Q$ and $W^O$.",
+        "zh": "$d_\\text{{model}}$ ≤ {limit} 时才可编辑权重。此处显示 $W^Q$ 和 $W^O$。",
     },
     "inputs.reset_w": {"en": "Undo all edits of the weights", "zh": "撤销对权重的全部修改"},
     # ---- page: step by step

@@ -74,12 +74,12 @@ STRINGS: dict[str, dict[str, str]] = {
     "why.arch.title": {"en": "The same table, counted for n and d", "zh": "同一张表，按 n 和 d 计数"},
     "why.arch.text": {
         "en": "For a length n and width d of your choice: the multiplications of one layer (self-attention: the "
-              "scores and the weighted sum, 2 n² d, projections left out as in the table; a recurrent layer: W "
-              "h_(t−1) and U $x_t$ at each of n steps, 2 n d²; a convolution of width k from d to d channels: k "
+              "scores and the weighted sum, 2 n² d, projections left out as in the table; a recurrent layer: $W "
+              "h_{t-1}$ and $U x_t$ at each of n steps, 2 n d²; a convolution of width k from d to d channels: k "
               "n d²), the steps that must wait for one another, and how many layers or steps a signal needs from "
               "the first token to the last.",
-        "zh": "对你选择的长度 n 和宽度 d：一层的乘法次数（自注意力：分数与加权求和，2 n² d，与表中一样不计投影；循环层：n 步中每步计算 W h_(t−1) 和 U $x_t$，2 n d²；宽为 "
-              "k、从 d 到 d 个通道的卷积：k n d²），必须依次等待的步骤数，以及信号从第一个词元传到最后一个词元需要经过多少层或多少步。",
+        "zh": "对你选择的长度 n 和宽度 d：一层的乘法次数（自注意力：分数与加权求和，2 n² d，与表中一样不计投影；循环层：n 步中每步计算 $W h_{t-1}$ 和 $U x_t$，2 n "
+              "d²；宽为 k、从 d 到 d 个通道的卷积：k n d²），必须依次等待的步骤数，以及信号从第一个词元传到最后一个词元需要经过多少层或多少步。",
     },
     "why.arch.n": {"en": "n (tokens)", "zh": "n（词元数）"},
     "why.arch.d": {"en": "d (width)", "zh": "d（宽度）"},

@@ -35,20 +35,20 @@ STRINGS: dict[str, dict[str, str]] = {
               "中计入了每一个步骤，而不只是 $QK^\\top$（⟦errata:n000_qkonly⟧）。",
     },
     "why.step.q_proj": {
-        "en": "Q = X $W^Q$",
-        "zh": "Q = X $W^Q$",
+        "en": "$Q = X W^Q$",
+        "zh": "$Q = X W^Q$",
     },
     "why.step.k_proj": {
-        "en": "K = X $W^K$",
-        "zh": "K = X $W^K$",
+        "en": "$K = X W^K$",
+        "zh": "$K = X W^K$",
     },
     "why.step.v_proj": {
-        "en": "V = X $W^V$",
-        "zh": "V = X $W^V$",
+        "en": "$V = X W^V$",
+        "zh": "$V = X W^V$",
     },
     "why.step.qk": {
-        "en": "$Q_i\\ K_i^\\top$ (all heads)",
-        "zh": "$Q_i\\ K_i^\\top$（所有头）",
+        "en": "$Q_i K_i^\\top$ (all heads)",
+        "zh": "$Q_i K_i^\\top$（所有头）",
     },
     "why.step.scale": {
         "en": "× $1/\\sqrt{d_k}$",
@@ -56,12 +56,12 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "why.step.softmax": {"en": "softmax (exp and divide: other)", "zh": "softmax（指数与除法：其他）"},
     "why.step.weights_v": {
-        "en": "$A_i\\ V_i$ (all heads)",
-        "zh": "$A_i\\ V_i$（所有头）",
+        "en": "$A_i V_i$ (all heads)",
+        "zh": "$A_i V_i$（所有头）",
     },
     "why.step.out_proj": {
-        "en": "Concat · $W^O$",
-        "zh": "Concat · $W^O$",
+        "en": "$\\mathrm{Concat}\\, W^O$",
+        "zh": "$\\mathrm{Concat}\\, W^O$",
     },
     "why.step.total": {"en": "total", "zh": "合计"},
     "why.col.step": {"en": "step", "zh": "步骤"},
@@ -106,7 +106,10 @@ STRINGS: dict[str, dict[str, str]] = {
               "{w} 个权重 + {b} 个偏置 = {total}。头越多，只是每个头越“窄”（$d_k$ 越小）。",
     },
     "why.params.biases": {"en": "biases", "zh": "偏置"},
-    "why.params.pick_h": {"en": "Split W^Q into h heads", "zh": "把 W^Q 分成 h 个头"},
+    "why.params.pick_h": {
+        "en": "Split $W^Q$ into h heads",
+        "zh": "把 $W^Q$ 分成 h 个头",
+    },
     "why.params.blocks": {
         "en": "The same fused $W^Q$ ({d} × {d}) read as h = {h} heads: columns (i−1)·$d_k$ … i·$d_k$ − 1 are "
               "$W_i^Q$ ($d_k$ = {dk}). Fused view above, per-head view below: the same numbers.",

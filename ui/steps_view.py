@@ -132,7 +132,7 @@ class StepsView:
         else:
             for name, m, rows in (("Q", scene.q, scene.tokens), ("K", scene.k, scene.kv_tokens),
                                   ("V", scene.v, scene.kv_tokens)):  # fmt: skip
-                st.markdown(f"**{name}_i = X W_i^{name}**")
+                st.markdown(f"${name}_i = X W_i^{name}$")  # LaTeX, as every formula
                 self._heads(m, rows, None, "signed", f"steps_{name}_heads")
         self._numbers(f"Q_{{{self.numbers_head + 1}}}", scene.q[self.numbers_head])
 
