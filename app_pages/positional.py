@@ -55,7 +55,8 @@ st.subheader(tr("pe.shift.title"))
 st.markdown(tr("pe.shift.text"))
 k = int(st.number_input(tr("pe.shift.k"), 1, MAX_LENGTH, 3, key="pe_shift_k"))
 check = shift_check(int(length), int(d_model), float(base), k)
-st.latex(r",\quad ".join(rf"M_{{{k}}}^{{({j})}} = {latex_matrix(block, digits=3)}" for j, block in check.blocks))
+for j, block in check.blocks:  # one block per line: two side by side run off a phone's screen
+    st.latex(rf"M_{{{k}}}^{{({j})}} = {latex_matrix(block, digits=3)}")
 st.caption(tr("pe.shift.check", d=int(d_model), base=f"{base:g}", k=k, n=check.positions, err=f"{check.max_error:.1g}")
            + (" " + tr("pe.shift.odd") if d_model % 2 else ""))  # fmt: skip
 

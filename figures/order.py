@@ -32,7 +32,7 @@ def swap_figure(change: np.ndarray, tokens: Sequence[str], a: int, b: int, *, la
     title = t("fig.order.title", lang, a=tokens[a], b=tokens[b])
     fig.update_layout(
         **base_layout(style, safe_label(title), int(style.font_size * 26)), barmode="group",
-        legend={"orientation": "h", "y": -0.35},
+        legend={"orientation": "h", "y": -0.5, "yanchor": "top"},  # below the axis title, also on a phone
         xaxis=axis(safe_label(t("fig.order.token", lang)), style, type="category"),
         yaxis=axis(safe_label(t("fig.order.change", lang)), style, showgrid=True, gridcolor="#eee", rangemode="tozero"),
     )  # fmt: skip

@@ -15,6 +15,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "glossary.col_d2l": {"en": "d2l-zh", "zh": "d2l-zh"},
     "glossary.col_avoid": {"en": "not used", "zh": "不使用"},
     "glossary.col_note": {"en": "note", "zh": "说明"},
+    "glossary.variants": {"en": "Variants the app does not use, and notes", "zh": "本应用不使用的说法与说明"},
     "glossary.notation": {"en": "Symbols", "zh": "符号"},
     "glossary.notation_text": {
         "en": "The symbols of the notes and of this app (rows are tokens, as in notes 000, 001, 002 and 004).",

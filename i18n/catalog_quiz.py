@@ -672,15 +672,15 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     # ---- note 001's Q entries (typed number)
     "quiz.note001_entry.prompt": {
-        "en": "Note 001's worked example: row {r} of X is {row} and column {c} of W_{head}^Q is {col}. The note "
-        "writes Q_{head}[{r},{c}] = {note}. Compute the entry yourself and type it.",
-        "zh": "笔记 001 的算例：X 的第 {r} 行是 {row}，W_{head}^Q 的第 {c} 列是 {col}。笔记写 Q_{head}[{r},{c}] = {note}。"
-        "请自己计算这个元素并输入。",
+        "en": "Note 001's worked example: row {r} of X is {row} and column {c} of $W_{{{head}}}^Q$ is {col}. The "
+              "note writes $Q_{{{head}}}[{r},{c}]$ = {note}. Compute the entry yourself and type it.",
+        "zh": "笔记 001 的算例：X 的第 {r} 行是 {row}，$W_{{{head}}}^Q$ 的第 {c} 列是 {col}。笔记写 $Q_{{{head}}}[{r},{c}]$ = "
+              "{note}。请自己计算这个元素并输入。",
     },
     "quiz.note001_entry.explain": {
-        "en": "Q_{head}[{r},{c}] = {products} = {answer}. The note's {note} is wrong, and so are the other "
+        "en": "$Q_{{{head}}}[{r},{c}]$ = {products} = {answer}. The note's {note} is wrong, and so are the other "
               "entries of its $Q_1$ and $Q_2$ (⟦errata:n001_q⟧; the Worked example page computes them).",
-        "zh": "Q_{head}[{r},{c}] = {products} = {answer}。笔记的 {note} 是错的，它的 $Q_1$、$Q_2$ 的其他元素也错了（"
+        "zh": "$Q_{{{head}}}[{r},{c}]$ = {products} = {answer}。笔记的 {note} 是错的，它的 $Q_1$、$Q_2$ 的其他元素也错了（"
               "⟦errata:n001_q⟧；“算例演算”页给出了计算结果）。",
     },
     "quiz.note001_entry.trap_note": {

@@ -22,11 +22,11 @@ STRINGS: dict[str, dict[str, str]] = {
     "pe.shift.text": {
         "en": "Sines and cosines were chosen so that the encoding of position pos + k is a fixed linear function "
               "of the encoding of pos (Vaswani et al. 2017, section 3.5): each pair of columns (2j, 2j+1) turns "
-              "by the angle k·$\\omega_j$, whatever pos is. So $P_{pos+k}$ = $P_{pos} $M_k$$, with $M_k$ "
+              "by the angle k·$\\omega_j$, whatever pos is. So $P_{pos+k} = P_{pos} M_k$, with $M_k$ "
               "block-diagonal (one 2 × 2 rotation per pair) and the same for every position. The first blocks of "
               "$M_k$:",
         "zh": "选用正弦和余弦，是为了让位置 pos + k 的编码成为位置 pos 的编码的一个固定线性函数（Vaswani 等 2017，第 3.5 节）：每一对列 (2j, 2j+1) 都转过角度 "
-              "k·$\\omega_j$，与 pos 无关。所以 $P_{pos+k}$ = $P_{pos} $M_k$$，其中 $M_k$ 是分块对角矩阵（每对列一个 2 × 2 旋转），对每个位置都相同。"
+              "k·$\\omega_j$，与 pos 无关。所以 $P_{pos+k} = P_{pos} M_k$，其中 $M_k$ 是分块对角矩阵（每对列一个 2 × 2 旋转），对每个位置都相同。"
               "$M_k$ 的前几块：",
     },
     "pe.shift.k": {"en": "Offset k", "zh": "偏移 k"},
@@ -62,13 +62,16 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "词元输出行的最大变化：无位置信息 {plain}；加上位置编码 {pe}；因果掩码 {causal}（输出元素最大为 {scale}）。",
     },
     "fig.order.title": {
-        "en": "Change of each token's output row after swapping {a} and {b}",
-        "zh": "对调 {a} 与 {b} 之后，每个词元输出行的变化",
+        "en": "Swap {a} and {b}: change of each token's row",
+        "zh": "对调 {a} 与 {b}：每个词元输出行的变化",
     },
     "fig.order.plain": {"en": "no positions, no mask", "zh": "无位置信息、无掩码"},
     "fig.order.pe": {"en": "positional encoding added", "zh": "加上位置编码"},
     "fig.order.causal": {"en": "causal mask, no positions", "zh": "因果掩码、无位置信息"},
-    "fig.order.token": {"en": "token (where it stood before the swap)", "zh": "词元（对调前的位置）"},
+    "fig.order.token": {
+        "en": "token (its place before the swap)",
+        "zh": "词元（对调前的位置）",
+    },
     "fig.order.change": {"en": "largest |change| of its output row", "zh": "其输出行的最大 |变化|"},
     # ---- why page: CNN, RNN and self-attention, counted
     "why.arch.title": {"en": "The same table, counted for n and d", "zh": "同一张表，按 n 和 d 计数"},

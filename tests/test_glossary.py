@@ -128,7 +128,8 @@ def test_the_glossary_page_lists_every_term_and_symbol(make_app, lang):
 
     at = run_page(make_app, "glossary", lang=lang)
     assert not at.exception and not at.error
-    terms, symbols = at.table[0].value, at.table[1].value
+    terms, variants, symbols = (table.value for table in at.table)
     assert len(terms) == len(GLOSSARY) and len(symbols) == len(NOTATION)
     assert list(terms.index) == [term.en for term in GLOSSARY]
     assert list(terms.iloc[:, 0]) == [term.zh for term in GLOSSARY]
+    assert list(variants.index) == [term.zh for term in GLOSSARY if term.avoid or term.note]

@@ -40,6 +40,12 @@ def test_markdown_texts_write_their_notation_as_latex():
     assert not left, left
 
 
+def test_inline_math_is_never_nested_or_doubled():
+    """"$a $b$$" (a span inside a span) shows its LaTeX source; inline math is one $...$ at a time."""
+    bad = [(key, lang) for key, entry in STRINGS.items() for lang in ("en", "zh") if "$$" in entry[lang]]
+    assert not bad, bad
+
+
 def test_braces_in_latex_match_how_the_text_is_formatted():
     """Formatted texts (a {field} outside the math, and every quiz text, whose messages may carry arguments)
     double every LaTeX brace; texts shown as they are keep single ones ({{ would show in a README)."""

@@ -179,7 +179,7 @@ def test_kernel_view_is_asymmetric_unless_wk_equals_wq():
     assert kv.asymmetry == pytest.approx(np.linalg.norm(s - s.T) / np.linalg.norm(s))
     assert kv.asymmetry > 0.1 and kv.max_pair_gap == pytest.approx(np.abs(s - s.T).max())
     tied = kernel_view(x, wq[0], wq[0])
-    assert tied.asymmetry == 0.0
+    assert tied.asymmetry < 1e-12  # symmetric up to rounding: BLAS need not give (Q Q^T)^T == Q Q^T bit for bit
     assert np.linalg.eigvalsh(np.exp(tied.scores - tied.scores.max())).min() > -1e-12  # Schur: exp of PSD is PSD
 
 
