@@ -83,9 +83,9 @@ st.markdown(tr("sub.d2l.text"))
 c1, c2 = st.columns(2)
 dh = c1.selectbox(tr("sub.d2l.head"), range(h), format_func=lambda i: heads[i], key="sub_d2l_head")
 dt = c2.selectbox(tr("sub.d2l.token"), range(scene.len_q), format_func=lambda i: scene.labels[i], key="sub_d2l_token")
-cv, shown = column_view(scene, dh, dt), min(settings.d_k, 8)
-st.latex(rf"W_{{{dh + 1}}}^{{(q)}}\,q = {latex_matrix(cv.d2l[:shown], max_cells=8)}, \qquad "
-         rf"x_{{{dt}}} W_{{{dh + 1}}}^Q = {latex_matrix(cv.app[:, :shown], max_cells=8)}")  # fmt: skip
+cv, shown = column_view(scene, dh, dt), min(settings.d_k, 4)  # 4 entries: the row fits a phone
+st.latex(rf"W_{{{dh + 1}}}^{{(q)}}\,q = {latex_matrix(cv.d2l[:shown], max_cells=8)}")  # one per line: fits a phone
+st.latex(rf"x_{{{dt}}} W_{{{dh + 1}}}^Q = {latex_matrix(cv.app[:, :shown], max_cells=8)}")
 st.caption(tr("sub.d2l.gap", gap=f"{cv.gap:.1g}")
            + (" " + tr("sub.d2l.first", n=shown, dk=settings.d_k) if settings.d_k > shown else ""))  # fmt: skip
 

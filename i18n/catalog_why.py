@@ -203,10 +203,10 @@ STRINGS: dict[str, dict[str, str]] = {
     "sub.score.head": {"en": "Head", "zh": "头"},
     "sub.score.text": {
         "en": "Note 003: the attention pooling f can be scaled dot-product or additive attention. Both get the "
-              "same Q_{n}, K_{n} of head {n}; additive attention has its own small learned network (here seeded "
-              "$W_q$, $W_k$ and w_v with 16 hidden units). Each row of both maps sums to 1.",
-        "zh": "笔记 003：注意力汇聚函数 f 可以是缩放点积注意力，也可以是加性注意力。两者使用头 {n} 的同一组 Q_{n}、K_{n}；加性注意力有自己的小网络（这里是随机种子生成的 "
-              "$W_q$、$W_k$ 和 w_v，16 个隐藏单元）。两张图的每一行之和都是 1。",
+              "same $Q_{{{n}}}$, $K_{{{n}}}$ of head {n}; additive attention has its own small learned network "
+              "(here seeded $W_q$, $W_k$ and $w_v$ with 16 hidden units). Each row of both maps sums to 1.",
+        "zh": "笔记 003：注意力汇聚函数 f 可以是缩放点积注意力，也可以是加性注意力。两者使用头 {n} 的同一组 "
+              "$Q_{{{n}}}$、$K_{{{n}}}$；加性注意力有自己的小网络（这里是随机种子生成的 $W_q$、$W_k$ 和 $w_v$，16 个隐藏单元）。两张图的每一行之和都是 1。",
     },
     "sub.score.dot": {"en": "scaled dot-product: softmax(QKᵀ/√d_k)", "zh": "缩放点积：softmax(QKᵀ/√d_k)"},
     "sub.score.add": {"en": "additive: softmax(w_vᵀ tanh(W_q q + W_k k))", "zh": "加性：softmax(w_vᵀ tanh(W_q q + W_k k))"},
