@@ -454,8 +454,8 @@ STRINGS: dict[str, dict[str, str]] = {
     "heads.lines_all": {"en": "Lines from every query (not only the chosen one)", "zh": "显示所有查询的连线（不仅是所选词元）"},
     "heads.entropy": {"en": "Entropy of each row of weights", "zh": "每行权重的熵"},
     "heads.entropy_text": {
-        "en": "In nats: 0 = all weight on one key, ln(L_k) = perfectly even.",
-        "zh": "单位为奈特（nat）：0 表示全部权重集中在一个键上，ln(L_k) 表示完全均匀。",
+        "en": "In nats: 0 = all weight on one key, $\\ln L_k$ = perfectly even.",
+        "zh": "单位为奈特（nat）：0 表示全部权重集中在一个键上，$\\ln L_k$ 表示完全均匀。",
     },
     # ---- page: positional encoding
     "pe.title": {"en": "Positional encoding: sines and cosines", "zh": "位置编码：正弦与余弦"},

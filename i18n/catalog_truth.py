@@ -18,7 +18,10 @@ STRINGS: dict[str, dict[str, str]] = {
               "the same shapes on the same input: mean |cos| = {rlo}–{rhi}.",
         "zh": "不同头之间：从 {lo} 到 {hi}，平均 |cos| = {mean}。基线，即同样形状、同样输入的随机头：平均 |cos| = {rlo}–{rhi}。",
     },
-    "hs.rho_title": {"en": "Note 004's ρ_ij, and why it is not the measure here", "zh": "笔记 004 的 ρ_ij，以及这里为什么不用它"},
+    "hs.rho_title": {
+        "en": "Note 004's $\\rho_{ij}$, and why it is not the measure here",
+        "zh": "笔记 004 的 $\\rho_{ij}$，以及这里为什么不用它",
+    },
     "hs.rho_text": {
         "en": "Note 004 compares the head outputs themselves. But $\\mathrm{head}_i$ lives in head i's own $d_k$ "
               "value coordinates, and those are arbitrary: turning head j's value space by any orthogonal R "
