@@ -24,9 +24,10 @@ PAGES = {
     "note004": "app_pages/note004.py",
     "errata": "app_pages/errata.py",
     "glossary": "app_pages/glossary.py",
+    "lesson": "app_pages/lesson.py",
 }
 # text, LaTeX and widgets (lab: charts come after training)
-CHARTLESS = {"home", "worked", "quiz", "lab", "errata", "glossary"}
+CHARTLESS = {"home", "worked", "quiz", "lab", "errata", "glossary", "lesson"}
 
 
 def charts(at) -> list:
