@@ -10,6 +10,7 @@ import pytest
 import torch
 
 from explorer import Settings, run_scene
+from i18n import t
 from mha_core import MultiHeadAttention, contribution_similarity, head_similarity, score_rank
 from mha_core.note004 import (
     bottleneck_sweep,
@@ -319,7 +320,7 @@ def test_the_two_rho_maps_stand_side_by_side_except_on_a_projector(make_app, pre
     at.session_state["heads_rho_open"] = True
     at.run()
     assert not at.exception
-    rho = next(e for e in at.expander if "ρ" in e.label)
+    rho = next(e for e in at.expander if e.label == t("hs.rho_title"))  # its ρ_ij is LaTeX ($\rho_{ij}$)
     assert len(rho.columns) == 3 + chart_columns  # the turn, pair and rotation choices, then the maps' own
 
 
