@@ -36,15 +36,18 @@ from typing import Any
 import i18n
 
 from .pipeline import Scene, run_scene
-from .quiz_bank import MAKERS, keys_text, num, shape_text
+from .quiz_bank import MAKERS as BANK_MAKERS
+from .quiz_bank import keys_text, num, shape_text
+from .quiz_llm import LLM_KINDS, LLM_MAKERS
 from .quiz_model import Msg, Option, Question, Trap, check_answer, feedback, parse_answer
 from .settings import Settings
 
 KINDS: tuple[str, ...] = (
     "d_k", "shape", "params", "heads_params", "softmax_weight", "score_by_hand", "argmax", "mask_causal",
     "mask_padding", "cross_shape", "qk_mults", "cost_scaling", "entropy_scaling", "permutation", "pe_wavelength",
-    "note001_entry", "note_error", "stacked_wq", "note002_shape",
+    "note001_entry", "note_error", "stacked_wq", "note002_shape", *LLM_KINDS,
 )  # fmt: skip
+MAKERS = {**BANK_MAKERS, **LLM_MAKERS}  # the notes' kinds, then those of today's decoders (explorer/quiz_llm.py)
 
 
 VARIETY = 6  # the questions of one kind cycle after this many seeds (fewer where a setting allows fewer)

@@ -101,6 +101,26 @@ GLOSSARY: tuple[Term, ...] = (
          zh_any=("对排列是等变的",)),
 )
 
+# ----- today's decoders (the section "From the notes to LLMs", i18n/catalog_llm.py): d2l-zh has none of these
+# words; these are the usual Chinese ones (键值缓存 for KV cache, as 键/值 for key/value).
+GLOSSARY += (
+    Term("KV cache", "键值缓存", forbidden_zh=("KV快取", "键-值缓存", "键值快取", "KV 快取"),
+         en_trigger=r"\bKV cache\b", note="key/value are 键/值 (d2l), so the cache of both is 键值缓存"),
+    Term("grouped-query attention", "分组查询注意力",
+         forbidden_zh=("分组询问注意力", "(?<!分)组查询注意力", "群组查询注意力"), en_trigger=r"\bgrouped-query\b"),
+    Term("multi-query attention", "多查询注意力", forbidden_zh=("多询问注意力", "多重查询注意力"),
+         en_trigger=r"\bmulti-query\b"),
+    Term("rotary position embedding (RoPE)", "旋转位置编码",
+         forbidden_zh=("旋转位置嵌入", "旋转式位置编码", "旋转位置编码器"), en_trigger=r"\b[Rr]otary\b",
+         note="编码 as in 位置编码 (d2l), one word for the idea of positions"),
+    Term("sliding window", "滑动窗口", forbidden_zh=("滑窗(?!口)", "滑移窗口"), en_trigger=r"\bsliding window"),
+    Term("online softmax", "在线 softmax", forbidden_zh=("线上 ?softmax",), en_trigger=r"\b[Oo]nline softmax\b",
+         zh_any=("在线softmax",)),
+    Term("running max / running sum (online softmax)", "累计最大值 / 累计和",
+         forbidden_zh=("运行最大值", "运行和", "滚动最大值"), en_trigger=r"\brunning (max|sum)\b",
+         zh_any=("累计最大值", "累计和")),
+)
+
 # A cell's value: these English strings must be translated as 数值, never as a bare 值.
 CELL_VALUE_EN = ("value", "Value", "values", "Values")
 

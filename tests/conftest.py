@@ -25,6 +25,10 @@ PAGES = {
     "errata": "app_pages/errata.py",
     "glossary": "app_pages/glossary.py",
     "lesson": "app_pages/lesson.py",
+    "decoding": "app_pages/decoding.py",
+    "sharing": "app_pages/sharing.py",
+    "positions": "app_pages/positions.py",
+    "longcontext": "app_pages/longcontext.py",
 }
 # text, LaTeX and widgets (lab: charts come after training)
 CHARTLESS = {"home", "worked", "quiz", "lab", "errata", "glossary", "lesson"}

@@ -40,6 +40,10 @@ PAGES: tuple[tuple[str, ...], ...] = (
     ("app_pages/minilm.py", "minilm", "page.minilm", "nav.beyond"),
     ("app_pages/note004.py", "note004", "page.note004", "nav.beyond"),
     ("app_pages/errata.py", "errata", "page.errata", "nav.beyond"),
+    ("app_pages/decoding.py", "decoding", "page.decoding", "nav.llm"),
+    ("app_pages/sharing.py", "sharing", "page.sharing", "nav.llm"),
+    ("app_pages/positions.py", "positions", "page.positions", "nav.llm"),
+    ("app_pages/longcontext.py", "longcontext", "page.longcontext", "nav.llm"),
 )
 HOME_INNER = "home-page"  # Streamlit's own name of the home page (its address is "/"; /home is an alias)
 # Material Symbols ship with Streamlit's own static files: they draw the same on every machine, offline,
@@ -48,6 +52,8 @@ ICONS = {
     "home": "home", "inputs": "text_fields", "steps": "stairs", "heads": "view_module", "positional": "waves",
     "worked": "edit_note", "quiz": "quiz", "lab": "model_training", "why": "lightbulb", "minilm": "smart_toy",
     "subspaces": "extension", "note004": "science", "errata": "rule", "glossary": "translate", "lesson": "school",
+    "decoding": "keyboard_double_arrow_right", "sharing": "group_work", "positions": "rotate_right",
+    "longcontext": "width_wide",
 }  # fmt: skip
 
 
