@@ -30,9 +30,13 @@ def outside_math(text: str) -> str:
 
 
 def test_markdown_texts_write_their_notation_as_latex():
+    """The notes' texts (the LLM section's own quiz kinds, i18n/catalog_llm.py, keep their plain notation: their
+    tests read the rendered text for unfilled {fields})."""
+    from i18n.catalog_llm import STRINGS as LLM
+
     left = []
     for key, entry in STRINGS.items():
-        if MARKDOWN.match(key):
+        if MARKDOWN.match(key) and key not in LLM:
             for lang in ("en", "zh"):
                 hit = PLAIN_NOTATION.search(outside_math(entry[lang]))
                 if hit:
