@@ -32,6 +32,7 @@ PAGES: tuple[tuple[str, ...], ...] = (
     ("app_pages/positional.py", "positional", "page.positional", "nav.explore"),
     ("app_pages/worked.py", "worked", "page.worked", "nav.classroom"),
     ("app_pages/quiz.py", "quiz", "page.quiz", "nav.classroom"),
+    ("app_pages/glossary.py", "glossary", "page.glossary", "nav.classroom"),
     ("app_pages/lesson.py", "lesson", "page.lesson", "nav.classroom"),
     ("app_pages/lab.py", "lab", "page.lab", "nav.beyond"),
     ("app_pages/why.py", "why", "page.why", "nav.beyond"),
@@ -50,7 +51,7 @@ HOME_INNER = "home-page"  # Streamlit's own name of the home page (its address i
 ICONS = {
     "home": "home", "inputs": "text_fields", "steps": "stairs", "heads": "view_module", "positional": "waves",
     "worked": "edit_note", "quiz": "quiz", "lab": "model_training", "why": "lightbulb", "minilm": "smart_toy",
-    "subspaces": "extension", "note004": "science", "errata": "rule", "lesson": "school",
+    "subspaces": "extension", "note004": "science", "errata": "rule", "glossary": "translate", "lesson": "school",
     "decoding": "keyboard_double_arrow_right", "sharing": "group_work", "positions": "rotate_right",
     "longcontext": "width_wide",
 }  # fmt: skip

@@ -23,7 +23,8 @@ def md(value: object) -> str:
 
 
 def say(msg: Msg, lang: str) -> str:
-    return md(text(msg, lang))
+    """A question's text: user text (tokens) escaped, the catalogue's Markdown (errata links, LaTeX) live."""
+    return text(msg, lang, escape=md)
 
 
 def _keep(store: dict, ident: str, key: str) -> None:

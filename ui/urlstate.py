@@ -94,8 +94,8 @@ def check_params(params: dict[str, str]) -> tuple[dict[str, object], list[str]]:
         elif name in TEXTS:
             if len(value) > LIMITS.max_chars or not encodable(value):
                 rejected.append(name)
-        elif name in ("join", "me"):  # the live class's join code and student id: ui/live.py checks them
-            continue
+        elif name in ("join", "me", "erratum"):  # a live class's join code and student id (ui/live.py checks them),
+            continue  # the erratum a citation links to (app_pages/errata.py shows a known id first)
         else:  # an unknown parameter: never echo its (user-controlled) name
             rejected.append("?")
     return accepted, rejected
