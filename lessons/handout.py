@@ -24,7 +24,7 @@ from mha_core import parameter_count
 from . import question
 from .handout_llm import LLM_FIGURES, setting_line
 from .html import inline as _inline
-from .html import md_html
+from .html import md_html, rich_text
 from .html import table as _table
 from .model import Lesson, Stop
 from .pages import page_title_keys
@@ -131,7 +131,7 @@ def _figure(stop: Stop, lang: str) -> str:
         return ranks + costs
     if page == "errata":
         items = [f"{t('errata.note_n', n=e['note'])} · {t('errata.' + e['id'] + '.title')}" for e in ERRATA]
-        return "<ul>" + "".join(f"<li>{escape(item)}</li>" for item in items) + "</ul>"
+        return "<ul>" + "".join(f"<li>{rich_text(item)}</li>" for item in items) + "</ul>"
     return ""
 
 
@@ -144,9 +144,9 @@ def _setting_line(s: Settings, sc: Scene, lang: str) -> str:
 
 def _question_html(q_rendered: dict, number: int, lang: str) -> str:
     t = i18n.translator(lang)
-    body = f"<h3>{escape(t('handout.checkpoint', n=number))}</h3><p>{escape(q_rendered['prompt'])}</p>"
+    body = f"<h3>{escape(t('handout.checkpoint', n=number))}</h3><p>{rich_text(q_rendered['prompt'])}</p>"
     if q_rendered["answer_type"] == "choice":
-        body += "<ol>" + "".join(f"<li>{escape(o['label'])}</li>" for o in q_rendered["options"]) + "</ol>"
+        body += "<ol>" + "".join(f"<li>{rich_text(o['label'])}</li>" for o in q_rendered["options"]) + "</ol>"
     else:
         body += f'<p>{escape(t("handout.answer"))} <span class="blank"></span></p>'
     return f'<div class="question">{body}</div>'
@@ -205,8 +205,8 @@ def handout_html(lesson: Lesson, lang: str = "en", notes: bool = False) -> str:
     out.append(f'<section class="answers"><h2>{escape(t("handout.key"))}</h2><ol>')
     for number, stop, r in key:
         out.append(f"<li><strong>{escape(t('handout.checkpoint', n=number))}</strong> "
-                   f"({escape(t('handout.stop_ref', n=stop.number))}): {escape(r['answer_text'])}"
-                   f"<br>{escape(r['explain'])}</li>")  # fmt: skip
+                   f"({escape(t('handout.stop_ref', n=stop.number))}): {rich_text(r['answer_text'])}"
+                   f"<br>{rich_text(r['explain'])}</li>")  # fmt: skip
     out.append("</ol></section>")
     out.append(f"<footer>{escape(t('handout.footer'))}</footer></body></html>")
     return "".join(out)

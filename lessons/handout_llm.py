@@ -7,7 +7,6 @@ names the decoder of /decoding (its sizes are its own, not the setting's d_model
 from __future__ import annotations
 
 from collections.abc import Callable
-from html import escape
 
 import numpy as np
 
@@ -29,7 +28,7 @@ from explorer.settings import Settings
 from figures.svg import heatmap_svg, tiles_svg
 from mha_core import alibi_slopes, kv_cache_bytes, parameter_count, window_reach
 
-from .html import md_html, table
+from .html import md_html, rich_text, table
 from .model import Stop
 
 # What each page shows before its own controls are touched (app_pages/decoding.py, sharing.py, positions.py,
@@ -52,7 +51,7 @@ def opening_g(n_heads: int) -> int:
 
 
 def _caption(text: str) -> str:
-    return f"<figcaption>{escape(text)}</figcaption>"
+    return f"<figcaption>{rich_text(text)}</figcaption>"
 
 
 def _decoding(s: Settings) -> Decoding:
