@@ -35,6 +35,7 @@ key = keep.kept("long_layers", 3, valid=lambda v: isinstance(v, int) and 1 <= v 
 layers = c3.slider(tr("llm.layers"), 1, 6, key=key, on_change=keep.remember, args=("long_layers", key))
 wv = window_view(int(length), int(window), int(layers))
 show(cached_figure(reach_figure, wv.first_layer, int(layers), lang=lang, style=style), key="long_field")
+st.caption(tr("llm.long.reach_note"))
 st.markdown(tr("llm.long.reach_text", w=window, n=layers, reach=wv.reach, mistral=f"{window_reach(4096, 32):,}"))
 
 st.header(tr("llm.long.memory_title"))
@@ -57,8 +58,8 @@ head = c1.selectbox(tr("llm.head"), list(range(1, h + 1)), key=key, on_change=ke
 key = keep.kept("long_tile", 3, valid=lambda v: isinstance(v, int) and 1 <= v <= max(1, L))
 tile = c2.slider(tr("llm.long.tile"), 1, max(2, L), key=key, on_change=keep.remember, args=("long_tile", key))
 tv = tiling_view(settings, head, int(tile))
-st.latex(r"m' = \max(m,\ \max_j s_j) \qquad l' = e^{m - m'}\, l + \sum_j e^{s_j - m'}"
-         r"\qquad o' = e^{m - m'}\, o + \sum_j e^{s_j - m'}\, v_j")  # fmt: skip
+st.latex(r"\begin{aligned} m' &= \max(m,\ \max_j s_j) \\ l' &= e^{m - m'}\, l + \sum_j e^{s_j - m'} \\"
+         r" o' &= e^{m - m'}\, o + \sum_j e^{s_j - m'}\, v_j \end{aligned}")  # fmt: skip
 show(cached_figure(
     online_softmax_figure, tv.scores, tv.block_starts, tv.running_max, tv.running_sum, scene.labels,
     lang=lang, style=style,

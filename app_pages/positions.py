@@ -5,10 +5,10 @@ import pandas as pd
 import streamlit as st
 
 from explorer.llm import POSITIONS, beyond_view, positions_view
-from figures import matrix_heatmap
+from figures import tiled_heads
 from figures.llm import alibi_figure, rope_wavelength_figure
 from ui import keep
-from ui.chart_element import in_a_row, show
+from ui.chart_element import show
 from ui.context import get_context
 from ui.figure_cache import cached_figure
 from ui.frame import outside_frame
@@ -31,23 +31,22 @@ key = keep.kept("pos_shift", 100, valid=lambda v: isinstance(v, int) and 0 <= v 
 shift = c2.slider(tr("llm.pos.shift"), 0, MAX_SHIFT, key=key, on_change=keep.remember, args=("pos_shift", key))
 view = positions_view(settings, int(shift))
 
-places, share = in_a_row(ctx, 3)
-for m, (place, name) in enumerate(zip(places, POSITIONS, strict=True)):
-    with place:
-        if name == "rope" and not view.rope_ok:
-            st.info(tr("llm.pos.rope_odd", dk=settings.d_k))
-            continue
-        show(cached_figure(
-            matrix_heatmap, view.weights[m, head], scene.tokens, scene.tokens, kind="weights",
-            title=tr(f"llm.pos.name_{name}"), row_title=tr("llm.queries"), col_title=tr("llm.keys"),
-            width_fraction=0.9 * share, show_values=False, lang=lang, style=style,
-        ), key=f"pos_map_{name}")  # fmt: skip
-        st.caption(tr(f"llm.pos.where_{name}"))
+shown = [m for m, name in enumerate(POSITIONS) if name != "rope" or view.rope_ok]  # RoPE needs an even d_k
+show(cached_figure(
+    tiled_heads, view.weights[shown, head], scene.tokens, scene.tokens, kind="weights", max_cols=3,
+    tile_titles=[tr(f"llm.pos.short_{POSITIONS[m]}") for m in shown], row_title=tr("llm.queries"),
+    col_title=tr("llm.keys"), title=tr("llm.pos.maps_title", head=head + 1), lang=lang, style=style,
+), key="pos_maps")  # fmt: skip
+st.markdown("\n".join("- " + tr("llm.pos.where_item", name=tr(f"llm.pos.name_{n}"), where=tr(f"llm.pos.where_{n}"))
+                      for n in POSITIONS))  # fmt: skip
+if not view.rope_ok:
+    st.info(tr("llm.pos.rope_odd", dk=settings.d_k))
 
 st.subheader(tr("llm.pos.shift_title", s=shift))
 st.markdown(tr("llm.pos.shift_text", s=shift, L=len(scene.tokens)))
 show_table(pd.DataFrame(
-    [(tr(f"llm.pos.name_{name}"), "—" if change != change else f"{change:.2g}", tr(f"llm.pos.verdict_{name}"))
+    [(tr(f"llm.pos.name_{name}"), "—" if change != change else f"{change:.2g}",
+      tr(f"llm.pos.verdict_{name}" if shift else "llm.pos.verdict_none"))
      for name, change in zip(POSITIONS, view.score_change, strict=True)],
     columns=[tr("llm.pos.col_method"), tr("llm.pos.col_change"), tr("llm.pos.col_why")],
 ).set_index(tr("llm.pos.col_method")))  # fmt: skip

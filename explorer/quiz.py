@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Callable
 from typing import Any
 
 import i18n
@@ -86,11 +87,15 @@ def make_questions(scene: Scene, seed: int, lang: str = "en") -> list[Question]:
     return [q for q in drawn if q is not None]
 
 
-def text(msg: Msg, lang: str) -> str:
-    """A Msg in `lang` (a literal stays as it is); integers are written with thousands separators."""
+def text(msg: Msg, lang: str, escape: Callable[[str], str] | None = None) -> str:
+    """A Msg in `lang` (a literal stays as it is); integers are written with thousands separators. `escape`, when
+    given, is applied to the literal and to every text argument (token labels are user text), not to the
+    catalogue's own string: its Markdown (links to the errata, LaTeX) stays live, as in the live class."""
+    esc = escape or str
     if not msg.key:
-        return str(msg.args.get("text", ""))
-    args = {k: f"{v:,}" if isinstance(v, int) and not isinstance(v, bool) else v for k, v in msg.args.items()}
+        return esc(str(msg.args.get("text", "")))
+    args = {k: f"{v:,}" if isinstance(v, int) and not isinstance(v, bool) else esc(v) if isinstance(v, str) else v
+            for k, v in msg.args.items()}  # fmt: skip
     return i18n.t(msg.key, lang, **args)
 
 

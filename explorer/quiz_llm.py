@@ -177,3 +177,6 @@ LLM_MAKERS = {
     "alibi_slope": alibi_slope, "window_reach": window_reach, "online_softmax": online_softmax,
 }  # fmt: skip
 LLM_KINDS: tuple[str, ...] = tuple(LLM_MAKERS)
+# Kinds whose question names every size it uses (a published model's, or its own small one): asked in a lesson or a
+# live class they are not about the page's setting, which only picks among their draws (small sizes by hand).
+OWN_SIZES: frozenset[str] = frozenset(LLM_KINDS)

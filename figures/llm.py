@@ -9,6 +9,7 @@ online_softmax_figure  one query row's scores read block by block: the running m
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 import numpy as np
@@ -17,7 +18,16 @@ from plotly.subplots import make_subplots
 
 from i18n import t
 
-from .style import HEAD_COLORS, MASKED_COLOR, FigureStyle, axis, base_layout, json_values, safe_label, safe_template
+from .style import (
+    HEAD_COLORS,
+    MASKED_COLOR,
+    FigureStyle,
+    axis,
+    base_layout,
+    json_values,
+    safe_label,
+    safe_template,
+)
 
 CACHED, RECOMPUTED = HEAD_COLORS[0], HEAD_COLORS[3]
 GRID = {"showgrid": True, "gridcolor": "#e6e6e6"}
@@ -191,7 +201,8 @@ def online_softmax_figure(
 def reach_figure(first_layer: np.ndarray, n_layers: int, *, lang: str = "en",
                  style: FigureStyle | None = None) -> go.Figure:  # fmt: skip
     """(L, L): the first layer (1..n) through which key j reaches query i, NaN where it does not within n layers
-    (grey). One discrete colour per layer, and the layer's number written in each cell while the cells are big."""
+    (grey; the page says so under the figure). One discrete colour per layer, and the layer's number written in each
+    cell while the cells are big."""
     style = style or FigureStyle()
     a = np.asarray(first_layer, dtype=float)
     n = max(1, int(n_layers))
@@ -217,10 +228,11 @@ def reach_figure(first_layer: np.ndarray, n_layers: int, *, lang: str = "en",
     fig = go.Figure(data=[trace])
     height = style.heatmap_height(length)
     title = t("fig.llm.reach_title", lang, n=n)
-    fig.update_layout(**base_layout(style, safe_label(title), height, safe_label(t("fig.llm.reach_note", lang))),
-                      xaxis=axis(safe_label(t("fig.llm.keys", lang)), style, dtick=max(1, length // 16)),
+    step = max(1, math.ceil(length * style.label_px / (style.width_px * 0.75)))  # tick labels that fit the width
+    fig.update_layout(**base_layout(style, safe_label(title), height),
+                      xaxis=axis(safe_label(t("fig.llm.keys", lang)), style, dtick=step),
                       yaxis=axis(safe_label(t("fig.llm.query", lang)), style, autorange="reversed",
-                                 dtick=max(1, length // 16)))  # fmt: skip
+                                 dtick=step))  # fmt: skip
     fig.update_layout(plot_bgcolor=MASKED_COLOR)  # what shows through the cells not reached
     return fig
 

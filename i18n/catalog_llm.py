@@ -183,6 +183,11 @@ STRINGS: dict[str, dict[str, str]] = {
     "llm.pos.name_sinusoidal": {"en": "Sinusoidal, added to X", "zh": "正弦位置编码，加到 X 上"},
     "llm.pos.name_rope": {"en": "RoPE, turns Q and K", "zh": "旋转位置编码，旋转 Q 和 K"},
     "llm.pos.name_alibi": {"en": "ALiBi, added to the scores", "zh": "ALiBi，加到分数上"},
+    "llm.pos.maps_title": {"en": "Head {head}: three ways to give positions", "zh": "头 {head}：三种给出位置的方式"},
+    "llm.pos.short_sinusoidal": {"en": "sinusoidal", "zh": "正弦位置编码"},
+    "llm.pos.short_rope": {"en": "RoPE", "zh": "旋转位置编码"},
+    "llm.pos.short_alibi": {"en": "ALiBi", "zh": "ALiBi"},
+    "llm.pos.where_item": {"en": "**{name}**: {where}", "zh": "**{name}**：{where}"},
     "llm.pos.where_sinusoidal": {"en": "X + P goes into W^Q, W^K and W^V.", "zh": "X + P 进入 W^Q、W^K 和 W^V。"},
     "llm.pos.where_rope": {"en": "Q and K turned by position; V untouched.", "zh": "Q 和 K 按位置旋转；V 不变。"},
     "llm.pos.where_alibi": {"en": "No position in X, Q or K: a penalty on the scores.", "zh": "X、Q、K 中都没有位置：只是分数上的惩罚项。"},
@@ -196,8 +201,8 @@ STRINGS: dict[str, dict[str, str]] = {
     "llm.pos.col_change": {"en": "largest change of a score", "zh": "分数的最大变化"},
     "llm.pos.col_why": {"en": "why", "zh": "原因"},
     "llm.pos.verdict_sinusoidal": {
-        "en": "changes: X + P is a new input, so every score is new",
-        "zh": "会变：X + P 是新的输入，所以每个分数都变了",
+        "en": "changes: X + P is a new input, so the scores change",
+        "zh": "会变：X + P 是新的输入，所以分数会变",
     },
     "llm.pos.verdict_rope": {
         "en": "the same up to rounding: the scores depend on m − n only",
@@ -569,7 +574,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "Which keys reach each query within {n} layers, and through which layer first",
         "zh": "{n} 层之内哪些键能到达每个查询，最早经过哪一层",
     },
-    "fig.llm.reach_note": {
+    "llm.long.reach_note": {
         "en": "number: the first layer that brings the key to the query · grey: not within these layers (or the future)",
         "zh": "数字：最早把该键带给该查询的层 · 灰色：这些层之内到不了（或是未来）",
     },

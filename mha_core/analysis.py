@@ -132,3 +132,14 @@ def score_rank(scores: Tensor, rtol: float = 1e-6) -> Tensor:
     """Numerical rank of each head's score matrix: (..., h, Lq, Lk) -> (..., h). At most d_k (note 004's
     h vs d_k trade-off): S_i = Q_i K_i^T with Q_i (Lq, d_k), K_i (Lk, d_k)."""
     return torch.linalg.matrix_rank(scores.to(torch.float64), rtol=rtol)
+
+
+def mean_attention_distance(weights: Tensor, key_offset: int = 0) -> Tensor:
+    """How far each head looks: sum_j A_ij |i - j| averaged over the queries i, in positions (a local head scores
+    near 1, a head that spreads its weight evenly over L keys scores about L/3).
+    weights (..., Lq, Lk) -> (...). key_offset: the position of key 0 relative to query 0 (0 in self-attention)."""
+    w = weights.to(torch.float64)
+    len_q, len_k = w.shape[-2:]
+    i = torch.arange(len_q, dtype=torch.float64).unsqueeze(1)
+    j = torch.arange(len_k, dtype=torch.float64).unsqueeze(0) + key_offset
+    return (w * (i - j).abs()).sum(dim=-1).mean(dim=-1)

@@ -152,7 +152,7 @@ def expected(q: Question, sc) -> object:
         one = L * Lk * (d // h)
         return one if q.prompt.key.endswith("_one") else one * h
     if q.kind == "cost_scaling":
-        k, step = p["k"], {"Q Kᵀ": "qk", "A V": "av", "X W^Q": "proj"}[p["step"]]
+        k, step = p["k"], {"Q Kᵀ": "qk", "A V": "av", "Q = X W": "proj"}[p["step"]]
         grow_L = q.prompt.key.endswith("_L")
         return mults(step, 7 * (k if grow_L else 1), 8 * (1 if grow_L else k)) / mults(step, 7, 8)
     if q.kind == "softmax_weight":
