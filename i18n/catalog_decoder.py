@@ -2,8 +2,8 @@
 
 STRINGS: dict[str, dict[str, str]] = {
     "decoder.name": {
-        "en": "a tiny decoder trained on the course's five notes and an English text (training lab)",
-        "zh": "一个在课程的五份讲义和一篇英文短文上训练的微型解码器（训练实验室）",
+        "en": "a tiny decoder trained on the course's five notes and the app's own texts, English and Chinese (training lab)",
+        "zh": "一个在课程的五份笔记和本应用自己的中英文文字上训练的微型解码器（训练实验室）",
     },
     "decoder.heads_title": {"en": "Which heads found a job (measured)", "zh": "哪些头找到了分工（测量所得）"},
     "decoder.heads_text": {

@@ -1,6 +1,9 @@
 """The decoding page's numbers (explorer/decoding.py) against independent computations: the decoder's steps against
 the same decoder run as one causal forward, the cache rows against earlier snapshots, the counted FLOPs against
-torch's FlopCounterMode, the cache bytes against the formula."""
+torch's FlopCounterMode, the cache bytes against the formula.
+
+Here on the seeded decoder (what load_decoder returns when the trained checkpoint is refused); the trained decoder's
+steps against its own full forward: tests/test_decoder_checkpoint.py."""
 
 from __future__ import annotations
 
@@ -9,10 +12,25 @@ import pytest
 import torch
 from torch.utils.flop_counter import FlopCounterMode
 
-from explorer.decoding import MAX_NEW, MAX_PROMPT, SeededDecoder, load_decoder, run_decoding
+from explorer import decoding
+from explorer.decoding import DECODING_CACHE, MAX_NEW, MAX_PROMPT, SeededDecoder, load_decoder, run_decoding
 from mha_core import kv_cache_bytes
+from training.checkpoint import CheckpointError
 
 PROMPT = "The cat sat on the mat because it was tired ."
+
+
+@pytest.fixture(autouse=True)
+def seeded_decoder(monkeypatch):
+    """load_decoder as when the trained checkpoint is refused: the seeded decoder (and no run cached from another)."""
+
+    def refused():
+        raise CheckpointError("altered", "the seeded decoder's tests")
+
+    monkeypatch.setattr(decoding, "trained_decoder", refused)
+    DECODING_CACHE.clear()
+    yield
+    DECODING_CACHE.clear()
 
 
 def full_forward(decoder: SeededDecoder, ids: list[int]) -> tuple[torch.Tensor, list[torch.Tensor]]:
