@@ -89,7 +89,7 @@ def test_the_decoding_page_falls_back_to_the_seeded_decoder_when_the_checkpoint_
 def test_the_page_gets_the_trained_decoder_and_chinese_gets_real_tokens():
     decoder = decoding.load_decoder("ignored")
     assert decoder is trained_decoder() and decoder.trained
-    for sentence in ("猫坐在垫子上，因为它累了。", "多头注意力允许模型在不同的表示子空间中关注信息。"):
+    for sentence in ("猫坐在垫子上，因为它累了。", "多头注意力通过设置多个独立的注意力头来解决这个问题。"):  # note 004
         run = decoding.run_decoding(sentence, 3)
         assert run.trained and "[UNK]" not in run.tokens[: len(run.tokens) - 3]
         assert run.heads is not None
