@@ -6,6 +6,7 @@ import streamlit as st
 
 from explorer.quiz import Question, answer_text, check_answer, feedback, make_questions, parse_answer, text
 from ui import quiz_state
+from ui.a11y import move_focus_to
 from ui.context import get_context
 from ui.frame import outside_frame
 
@@ -31,6 +32,7 @@ def _keep(store: dict, ident: str, key: str) -> None:
 
 def _reveal(store: dict, ident: str) -> None:
     store[ident] = {**store.get(ident, {}), "r": True}
+    move_focus_to(f"quiz_done_{ident}")  # the verdict is read out; Tab goes on to the next question
 
 
 def ask(q: Question, key: str, given: object) -> None:
@@ -104,7 +106,8 @@ for n, q in enumerate(questions, start=1):
         st.markdown(f"**{tr('quiz.question', n=n)}** · {say(q.prompt)}")
         if entry.get("r"):
             shown += 1
-            right += revealed(q, entry.get("a"))
+            with st.container(key=f"quiz_done_{q.ident}"):
+                right += revealed(q, entry.get("a"))
         else:
             ask(q, f"quiz_{seed}_{q.ident}", entry.get("a"))
 

@@ -13,11 +13,11 @@ from pathlib import Path
 import streamlit as st
 
 from budget import on_sweep, start_janitor
-from ui import live, streamlit_fixes
+from ui import a11y, live, streamlit_fixes
 from ui.closed_sessions import expire_closed_sessions
 from ui.fair import install_waiter
 from ui.sidebar import build_context
-from ui.streamlit_text import not_found_page
+from ui.streamlit_text import default_placeholder, home_by_name, not_found_page
 
 _state = threading.local()  # each session's script runs in its own thread
 
@@ -71,12 +71,15 @@ def run_frame() -> None:
     ctx = build_context()
     install_waiter(ctx.t)  # a heavy chart that has to wait for the CPU says so (ui/fair.py)
     sections: dict[str, list] = {}
+    by_name = home_by_name(PAGES[0][1])  # /home: the home page under its name, not Streamlit's "Page not found"
     for i, (path, url, title, *section) in enumerate(PAGES):
-        page = st.Page(path, title=ctx.t(title), icon=page_icon(url), url_path=url, default=(i == 0))
+        page = st.Page(path, title=ctx.t(title), icon=page_icon(url), url_path=url, default=(i == 0 and not by_name))
         sections.setdefault(ctx.t(section[0] if section else "nav.beyond"), []).append(page)
     missing = not_found_page({url for _, url, *_ in PAGES}, ctx.t, PAGES[0][0])  # instead of Streamlit's dialog
     if missing is not None:
         sections.setdefault(ctx.t("nav.explore"), []).append(missing)
+    if by_name:
+        sections.setdefault(ctx.t("nav.explore"), []).append(default_placeholder(PAGES[0][0], ctx.t(PAGES[0][2])))
     if ctx.large:  # projector: bigger text everywhere, not only in figures
         st.html(
             "<style>[data-testid='stMarkdownContainer'] p, [data-testid='stMarkdownContainer'] li,"
@@ -85,6 +88,7 @@ def run_frame() -> None:
             " .katex { font-size: 1.5em; }</style>"
         )
     nav = st.navigation(sections, position="sidebar", expanded=True)  # 13+ pages: no untranslated "View 3 more"
+    a11y.install(ctx, nav.title)  # lang, title, focus ring, ui/a11y.js (for every page, the live ones too)
     live.on_page(ctx, nav.url_path or PAGES[0][1], live_slot)
     _state.inside = True
     try:
