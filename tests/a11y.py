@@ -3,13 +3,20 @@
 
     run_axe(page)                    -> axe's violations (serious and critical by default)
     unlisted(violations, KNOWN)      -> the ones docs/ACCESSIBILITY.md does not list
+    wait_ready(page, lang)           -> the run is drawn and ui/a11y.js has applied its fixes
     tab_to(page, "Next")             -> press Tab until the focused element's accessible name contains "Next"
+    press(page, "Enter")             -> press a key on what has the focus, wait for the run it starts
     focused(page)                    -> what has the focus: tag, role, accessible name, whether it is on screen
     assert_focus_visible(page)       -> the focused element draws a ring of at least 3:1 against its surroundings
+
+The live class and the lesson (their own branches) reuse these for their keyboard-only tests: open the page,
+`tab_to` the control, `press` it, then check `focused(page)["name"]` names the new content and
+`assert_focus_visible(page)`.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 from dataclasses import dataclass
@@ -99,15 +106,22 @@ def wait_ready(page, lang: str = "en", timeout: float = 60_000) -> None:
 FOCUSED = """() => {
     let el = document.activeElement;
     while (el && el.shadowRoot && el.shadowRoot.activeElement) el = el.shadowRoot.activeElement;
-    if (!el || el === document.body) return {tag: 'body', name: '', role: '', onScreen: false, testid: ''};
+    if (!el || el === document.body) return {tag: 'body', name: '', text: '', role: '', onScreen: false, testid: ''};
     const r = el.getBoundingClientRect();
     const labelled = el.getAttribute('aria-labelledby');
     const byId = labelled ? labelled.split(/\\s+/).map(i => document.getElementById(i)).filter(Boolean)
         .map(e => e.textContent).join(' ') : '';
     const label = el.labels && el.labels.length ? el.labels[0].textContent : '';
-    const name = (el.getAttribute('aria-label') || byId || label || el.innerText || el.value || '').trim();
+    // name from content only where ARIA allows it (a button, a link, ...), not a region's whole text
+    const fromContent = el.matches('a, button, summary, option, [role=button], [role=link], [role=tab], '
+        + '[role=option], [role=menuitem], [role=radio], [role=checkbox], [role=switch]');
+    // a Material icon's ligature ("arrow_forward") is aria-hidden: not part of the name
+    const visibleText = (e) => { const c = e.cloneNode(true);
+        c.querySelectorAll('[aria-hidden=true]').forEach(x => x.remove()); return c.innerText || c.textContent || ''; };
+    const text = visibleText(el).replace(/\\s+/g, ' ').trim();
+    const name = (el.getAttribute('aria-label') || byId || label || (fromContent ? text : '') || '').trim();
     const box = el.closest('[data-testid]');
-    return {tag: el.tagName.toLowerCase(), name: name.replace(/\\s+/g, ' ').slice(0, 200),
+    return {tag: el.tagName.toLowerCase(), name: name.replace(/\\s+/g, ' ').slice(0, 200), text: text.slice(0, 300),
             role: el.getAttribute('role') || '', testid: box ? box.dataset.testid : '',
             onScreen: r.width > 0 && r.height > 0 && r.right > 0 && r.bottom > 0
                 && r.left < innerWidth && r.top < innerHeight};
@@ -115,8 +129,19 @@ FOCUSED = """() => {
 
 
 def focused(page) -> dict:
-    """The focused element: tag, role, accessible name (roughly as a screen reader forms it), testid, onScreen."""
+    """The focused element: tag, role, accessible name (roughly as a screen reader forms it), its text, the testid
+    of its Streamlit element, and whether it is on screen."""
     return page.evaluate(FOCUSED)
+
+
+def press(page, key: str, lang: str = "en") -> None:
+    """Press `key` on what has the focus and wait until the run it starts is drawn (and the focus has moved, if the
+    action asked for it: ui/a11y.move_focus_to)."""
+    page.keyboard.press(key)
+    with contextlib.suppress(Exception):  # the run it starts (a key that starts none: nothing to wait for)
+        page.wait_for_selector("[data-testid='stApp'][data-test-script-state='running']", timeout=3000)
+    wait_ready(page, lang)
+    page.wait_for_timeout(300)  # ui/a11y.js moves the focus once the run is drawn
 
 
 def tab_to(page, name: str | re.Pattern, limit: int = 80, backwards: bool = False) -> list[dict]:

@@ -36,6 +36,9 @@ STREAMLIT_PREFIXES = {"Help for ": "a11y.st.help_for"}
 # hidden: the ring goes on the label that draws them. The collapsed sidebar (moved off screen, still in the DOM)
 # is hidden, so its controls leave the Tab order.
 FOCUS_RING = {"light": "#174ea6", "dark": "#ffcc4d"}
+# The primary button's label: Streamlit's white on the light theme's dark blue; dark on the dark theme's light blue
+# (which Streamlit also writes as text, where it needs 4.5:1 against the page: .streamlit/config.toml).
+PRIMARY_LABEL = {"light": "#ffffff", "dark": "#0e1117"}
 _CSS = """<style>
 :focus-visible {{ outline: 3px solid {ring} !important; outline-offset: 2px !important; }}
 label:has(input:focus-visible), .react-aria-ComboBox > [role="group"]:has(input:focus-visible),
@@ -49,6 +52,7 @@ label:has(input:focus-visible), .react-aria-ComboBox > [role="group"]:has(input:
 [data-testid="stSidebar"][data-collapsed="true"], [data-testid="stSidebar"][data-collapsed="true"] * {{
   visibility: hidden !important; }}
 .js-plotly-plot .plotly:focus-within .modebar {{ opacity: 1 !important; }}
+[data-testid^="stBaseButton-primary"], [data-testid^="stBaseButton-primary"] * {{ color: {label} !important; }}
 </style>"""
 
 
@@ -91,7 +95,8 @@ def document_title(tr, page_title: str) -> str:
 def install(ctx, page_title: str) -> None:
     """Every run, before the page: title, focus ring and hidden collapsed sidebar (CSS), and ui/a11y.js."""
     st.set_page_config(page_title=document_title(ctx.t, page_title))
-    st.html(_CSS.format(ring=FOCUS_RING["dark" if ctx.style.dark else "light"]))
+    screen = "dark" if ctx.style.dark else "light"
+    st.html(_CSS.format(ring=FOCUS_RING[screen], label=PRIMARY_LABEL[screen]))
     data = {"lang": LANG_TAGS.get(ctx.lang, ctx.lang), "labels": labels_for(ctx.lang, ctx.t),
             "focus": st.session_state.get(_FOCUS), "assumed": "narrow" if ctx.narrow else "wide"}  # fmt: skip
     with st.sidebar:
