@@ -228,7 +228,7 @@ def tiled_heads(
     if not shared_scale:
         notes.append(safe_label(t("fig.per_head_scale_note", lang)))
     if has_masked:
-        notes.append(safe_label(t("fig.masked_note", lang)))
+        notes.append(safe_label(t("a11y.masked_note", lang)))
     if reduction.reduced:
         notes.append(safe_label(reduction.note(lang)))
 

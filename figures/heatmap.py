@@ -145,7 +145,7 @@ def matrix_heatmap(
         trace.texttemplate = "%{text}"
         trace.textfont = {"size": style.small_size}
 
-    notes = [safe_label(t("fig.masked_note", lang))] if has_masked else []
+    notes = [safe_label(t("a11y.masked_note", lang))] if has_masked else []
     if reduction.reduced:
         notes.append(safe_label(reduction.note(lang)))
     note = " · ".join(notes) or None

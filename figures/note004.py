@@ -73,7 +73,7 @@ def basis_figure(contributions: np.ndarray, output: np.ndarray, token: str, *, l
             "type": "bar", "x": dims, "y": json_values(row[:d]), "name": safe_label(name),
             "marker": {"color": style.head_color(i),  # and a pattern per head: stacked, they touch
                        "pattern": {"shape": SERIES_PATTERNS[i % len(SERIES_PATTERNS)], "fgcolor": style.background,
-                                   "solidity": 0.3}},
+                                   "solidity": 0.3, "fillmode": "overlay"}},
             "hovertemplate": f"{safe_template(name)}: %{{y:.3g}}<extra>%{{x}}</extra>",
         })  # fmt: skip
     out_name = t("fig.n4.output", lang)

@@ -115,7 +115,7 @@ def parameter_figure(
             "type": "bar", "x": x, "y": [int(v) for v in values], "name": safe_label(name),
             "marker": {"color": style.head_color(i),  # and a pattern: the stacks are not told apart by colour alone
                        "pattern": {"shape": SERIES_PATTERNS[i % len(SERIES_PATTERNS)], "fgcolor": style.background,
-                                   "solidity": 0.3}},
+                                   "solidity": 0.3, "fillmode": "overlay"}},
             "hovertemplate": f"{safe_template(name)}: %{{y:,}}<extra>h = %{{x}}</extra>",
         })
     fig = go.Figure(data=data)

@@ -29,6 +29,8 @@ STRINGS: dict[str, dict[str, str]] = {
     "a11y.col.where": {"en": "where", "zh": "位置"},
     "a11y.col.value": {"en": "value", "zh": "数值"},
     "a11y.col.series": {"en": "series", "zh": "系列"},
+    # ---- masked cells carry a hatch (figures.style.masked_hatch), not a shade of grey alone
+    "a11y.masked_note": {"en": "hatched cells: masked (−∞)", "zh": "斜线格子：已掩蔽（−∞）"},
     # ---- the download under every chart, named by what it holds
     "a11y.csv": {"en": "Numbers of “{title}” (CSV)", "zh": "“{title}”的数值（CSV）"},
     "a11y.csv_help": {
