@@ -18,6 +18,7 @@ import re
 from dataclasses import dataclass
 
 import numpy as np
+from plotly.utils import PlotlyJSONEncoder
 
 from i18n import t
 
@@ -192,10 +193,16 @@ def _xy(trace: dict, layout: dict, kind: str) -> Series:
                   x_title=_axis_title(layout, "xaxis"))  # fmt: skip
 
 
+def _has_arrays(trace: dict) -> bool:
+    return any(isinstance(v, np.ndarray) for v in trace.values())
+
+
 def read(fig: dict | str) -> tuple[str, list[Series], dict]:
     """(title, series, layout) of a figure: the traces a hover reads, each as points."""
     if isinstance(fig, str):
         fig = json.loads(fig)
+    elif any(not isinstance(trace, dict) or _has_arrays(trace) for trace in fig.get("data") or []):
+        fig = json.loads(json.dumps(fig, cls=PlotlyJSONEncoder))  # a Figure's to_dict() holds numpy arrays
     layout = fig.get("layout") or {}
     series = []
     for trace in fig.get("data") or []:
