@@ -67,6 +67,8 @@ STRINGS: dict[str, dict[str, str]] = {
     "a11y.st.zoom_out": {"en": "Zoom out", "zh": "缩小"},
     "a11y.st.autoscale": {"en": "Autoscale", "zh": "自动缩放"},
     "a11y.st.reset_axes": {"en": "Reset axes", "zh": "重置坐标轴"},
+    "a11y.st.selected": {"en": "Selected values", "zh": "已选的值"},
+    "a11y.st.clear_all": {"en": "Clear all", "zh": "全部清除"},
     # ---- the pipeline diagram's text alternative (pages/home.py)
     "a11y.pipeline": {
         "en": "Diagram of the pipeline: X ({L}×{d}) goes to {h} heads; each head projects Q_i, K_i, V_i "

@@ -2,8 +2,10 @@
 without presentation mode: a serious or critical violation that docs/ACCESSIBILITY.md does not list fails.
 
 One server and one browser for the module; each combination of language, theme and mode is one browser context (its
-locale and colour scheme: the app follows the browser's theme by default), each page one visit in its tab. Four
-combinations cover every language in both themes and every theme with and without presentation mode.
+locale and colour scheme: the app follows the browser's theme by default), each page one visit in its tab. Three
+combinations: each language, each theme, presentation mode (a language changes words, not colours or markup, so every
+language is not run in every theme; presentation mode changes the markup and the type size, not the colours). About
+5 s a visit on a quiet machine, 39 visits; 12 minutes for the four combinations of before on this busy one.
 `A11Y_REPORT=path.json` writes every violation of every impact per page (the before/after table of
 docs/ACCESSIBILITY.md is made from it).
 """
@@ -40,8 +42,7 @@ class Combo:
         return f"{self.lang}-{self.theme}" + ("-present" if self.present else "")
 
 
-COMBOS = (Combo("en", "light", False), Combo("zh", "dark", False), Combo("en", "dark", True),
-          Combo("zh", "light", True))  # fmt: skip
+COMBOS = (Combo("en", "light", False), Combo("zh", "dark", False), Combo("en", "dark", True))  # a projector: dark
 URLS = [url for _, url, *_ in PAGES]  # a page added to the frame is checked without a change here
 REPORT: dict[str, dict[str, list[dict]]] = {}
 

@@ -27,7 +27,7 @@ STREAMLIT_LABELS = {
     "Choose an option": "a11y.st.choose", "Choose options": "a11y.st.choose", "file upload": "a11y.st.file_upload",
     "Download plot as a PNG": "a11y.st.png", "Zoom": "a11y.st.zoom", "Pan": "a11y.st.pan",
     "Zoom in": "a11y.st.zoom_in", "Zoom out": "a11y.st.zoom_out", "Autoscale": "a11y.st.autoscale",
-    "Reset axes": "a11y.st.reset_axes",
+    "Reset axes": "a11y.st.reset_axes", "Selected values": "a11y.st.selected", "Clear all": "a11y.st.clear_all",
 }  # fmt: skip
 STREAMLIT_PREFIXES = {"Help for ": "a11y.st.help_for"}
 
@@ -36,7 +36,8 @@ STREAMLIT_PREFIXES = {"Help for ": "a11y.st.help_for"}
 # hidden: the ring goes on the label that draws them. The collapsed sidebar (moved off screen, still in the DOM)
 # is hidden, so its controls leave the Tab order.
 FOCUS_RING = {"light": "#174ea6", "dark": "#ffcc4d"}
-# The primary button's label: Streamlit's white on the light theme's dark blue; dark on the dark theme's light blue
+# The primary button's label (and a multiselect's chosen values, drawn the same): Streamlit's white on the light
+# theme's dark blue; dark on the dark theme's light blue
 # (which Streamlit also writes as text, where it needs 4.5:1 against the page: .streamlit/config.toml).
 PRIMARY_LABEL = {"light": "#ffffff", "dark": "#0e1117"}
 _CSS = """<style>
@@ -52,7 +53,9 @@ label:has(input:focus-visible), .react-aria-ComboBox > [role="group"]:has(input:
 [data-testid="stSidebar"][data-collapsed="true"], [data-testid="stSidebar"][data-collapsed="true"] * {{
   visibility: hidden !important; }}
 .js-plotly-plot .plotly:focus-within .modebar {{ opacity: 1 !important; }}
-[data-testid^="stBaseButton-primary"], [data-testid^="stBaseButton-primary"] * {{ color: {label} !important; }}
+[data-testid^="stBaseButton-primary"], [data-testid^="stBaseButton-primary"] *,
+[data-testid="stMultiSelectTagsContainer"] [data-tag], [data-testid="stMultiSelectTagsContainer"] [data-tag] * {{
+  color: {label} !important; }}
 </style>"""
 
 
