@@ -25,12 +25,17 @@ from i18n import t
 TOP = 3  # largest values named in a summary
 _REF = re.compile(r"%\{([a-zA-Z]+)(?:\[(\d+)\])?(?::([^}]*))?\}")
 _TAG = re.compile(r"<[^>]+>")
+_SUP = re.compile(r"<sup>(.*?)</sup>")
+_SUB = re.compile(r"<sub>(.*?)</sub>")
 _EXTRA = re.compile(r"<extra>(.*?)</extra>", re.S)
 
 
 def plain(text: object) -> str:
-    """Text of a plotly label without its tags and entities ("<b>3:&lt;s&gt;</b>" -> "3:<s>")."""
-    return html.unescape(_TAG.sub("", str(text).replace("<br>", " "))).strip()
+    """Text of a plotly label without its tags and entities ("<b>3:&lt;s&gt;</b>" -> "3:<s>"); sub- and superscripts
+    as the app writes them in text ("W<sup>Q</sup>" -> "W^Q", figures.style.plot_math)."""
+    text = str(text).replace("<br>", " ")
+    text = _SUP.sub(r"^\1", _SUB.sub(r"_\1", text))
+    return html.unescape(_TAG.sub("", text)).strip()
 
 
 def _format(value: object, spec: str | None) -> str:

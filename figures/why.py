@@ -17,6 +17,7 @@ from .style import (
     axis,
     base_layout,
     json_values,
+    plot_math,
     safe_label,
     safe_template,
 )
@@ -112,7 +113,7 @@ def parameter_figure(
     data = []
     for i, (name, values) in enumerate(by_matrix.items()):
         data.append({
-            "type": "bar", "x": x, "y": [int(v) for v in values], "name": safe_label(name),
+            "type": "bar", "x": x, "y": [int(v) for v in values], "name": plot_math(safe_label(name)),  # W^Q: W<sup>Q
             "marker": {"color": style.head_color(i),  # and a pattern: the stacks are not told apart by colour alone
                        "pattern": {"shape": SERIES_PATTERNS[i % len(SERIES_PATTERNS)], "fgcolor": style.background,
                                    "solidity": 0.3, "fillmode": "overlay"}},

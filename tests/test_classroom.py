@@ -43,7 +43,7 @@ def test_every_key_has_both_languages():
 
 def _literal_keys() -> set[str]:
     keys = set()
-    for path in list(ROOT.glob("*.py")) + list(ROOT.glob("ui/*.py")) + list(ROOT.glob("pages/*.py")):
+    for path in list(ROOT.glob("*.py")) + list(ROOT.glob("ui/*.py")) + list(ROOT.glob("app_pages/*.py")):
         keys |= set(re.findall(r"\btr?\(\s*\"([a-z_]+\.[a-zA-Z0-9_.]+)\"", path.read_text(encoding="utf-8")))
     return keys
 
@@ -216,7 +216,7 @@ def test_presentation_mode_reveals_one_step_at_a_time(make_app):
     assert shown(at) == ["Step 2 of 9 · Projections Q, K, V"]
     for _ in range(7):
         at.button(key="step_next").click().run()
-    assert shown(at) == ["Step 9 of 9 · Output projection W^O"]
+    assert shown(at) == ["Step 9 of 9 · Output projection $W^O$"]  # LaTeX in the bar (issue 35)
     assert at.button(key="step_next").disabled
     at.button(key="step_prev").click().run()
     assert shown(at) == ["Step 8 of 9 · Concatenate the heads"]

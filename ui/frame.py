@@ -1,8 +1,10 @@
 """The frame every page is drawn in: page config, language, the settings sidebar, navigation.
 
-Streamlit runs the very first request after a server start through its legacy `pages/` path, which
-executes a page file without app.py. Each page therefore starts with `if outside_frame(): st.stop()`:
-run on its own, it draws itself through the frame (which runs the page again, inside) and stops.
+The page files live in `app_pages/`, not `pages/`: a folder named `pages` beside app.py makes Streamlit 1.67 run the
+first session of a fresh server through its legacy multipage path (`PagesManager.uses_pages_directory`), which
+lists the folder's file names as the navigation and runs a page file without app.py, until a first
+`st.navigation` call switches that off. Each page still starts with `if outside_frame(): st.stop()`, so a page file
+run on its own (AppTest.from_file on a page) draws itself through the frame (which runs the page again, inside).
 """
 
 from __future__ import annotations
@@ -13,36 +15,45 @@ from pathlib import Path
 import streamlit as st
 
 from budget import on_sweep, start_janitor
-from ui import a11y, live, streamlit_fixes
+from ui import a11y, lesson_bar, live, quiz_state, streamlit_fixes
 from ui.closed_sessions import expire_closed_sessions
 from ui.fair import install_waiter
 from ui.sidebar import build_context
-from ui.streamlit_text import default_placeholder, home_by_name, not_found_page
+from ui.streamlit_text import not_found_page
 
 _state = threading.local()  # each session's script runs in its own thread
 
 PAGES: tuple[tuple[str, ...], ...] = (
     # (file, url_path == file stem, title key, section key); the first is the home page at "/"
-    ("pages/home.py", "home", "page.home", "nav.explore"),
-    ("pages/inputs.py", "inputs", "page.inputs", "nav.explore"),
-    ("pages/steps.py", "steps", "page.steps", "nav.explore"),
-    ("pages/heads.py", "heads", "page.heads", "nav.explore"),
-    ("pages/positional.py", "positional", "page.positional", "nav.explore"),
-    ("pages/worked.py", "worked", "page.worked", "nav.classroom"),
-    ("pages/quiz.py", "quiz", "page.quiz", "nav.classroom"),
-    ("pages/lab.py", "lab", "page.lab", "nav.beyond"),
-    ("pages/why.py", "why", "page.why", "nav.beyond"),
-    ("pages/subspaces.py", "subspaces", "page.subspaces", "nav.beyond"),
-    ("pages/minilm.py", "minilm", "page.minilm", "nav.beyond"),
-    ("pages/note004.py", "note004", "page.note004", "nav.beyond"),
-    ("pages/errata.py", "errata", "page.errata", "nav.beyond"),
+    ("app_pages/home.py", "home", "page.home", "nav.explore"),
+    ("app_pages/inputs.py", "inputs", "page.inputs", "nav.explore"),
+    ("app_pages/steps.py", "steps", "page.steps", "nav.explore"),
+    ("app_pages/heads.py", "heads", "page.heads", "nav.explore"),
+    ("app_pages/positional.py", "positional", "page.positional", "nav.explore"),
+    ("app_pages/worked.py", "worked", "page.worked", "nav.classroom"),
+    ("app_pages/quiz.py", "quiz", "page.quiz", "nav.classroom"),
+    ("app_pages/glossary.py", "glossary", "page.glossary", "nav.classroom"),
+    ("app_pages/lesson.py", "lesson", "page.lesson", "nav.classroom"),
+    ("app_pages/lab.py", "lab", "page.lab", "nav.beyond"),
+    ("app_pages/why.py", "why", "page.why", "nav.beyond"),
+    ("app_pages/subspaces.py", "subspaces", "page.subspaces", "nav.beyond"),
+    ("app_pages/minilm.py", "minilm", "page.minilm", "nav.beyond"),
+    ("app_pages/note004.py", "note004", "page.note004", "nav.beyond"),
+    ("app_pages/errata.py", "errata", "page.errata", "nav.beyond"),
+    ("app_pages/decoding.py", "decoding", "page.decoding", "nav.llm"),
+    ("app_pages/sharing.py", "sharing", "page.sharing", "nav.llm"),
+    ("app_pages/positions.py", "positions", "page.positions", "nav.llm"),
+    ("app_pages/longcontext.py", "longcontext", "page.longcontext", "nav.llm"),
 )
+HOME_INNER = "home-page"  # Streamlit's own name of the home page (its address is "/"; /home is an alias)
 # Material Symbols ship with Streamlit's own static files: they draw the same on every machine, offline,
 # where emoji need an emoji font the classroom computer may not have (they show as empty boxes there).
 ICONS = {
     "home": "home", "inputs": "text_fields", "steps": "stairs", "heads": "view_module", "positional": "waves",
     "worked": "edit_note", "quiz": "quiz", "lab": "model_training", "why": "lightbulb", "minilm": "smart_toy",
-    "subspaces": "extension", "note004": "science", "errata": "rule",
+    "subspaces": "extension", "note004": "science", "errata": "rule", "glossary": "translate", "lesson": "school",
+    "decoding": "keyboard_double_arrow_right", "sharing": "group_work", "positions": "rotate_right",
+    "longcontext": "width_wide",
 }  # fmt: skip
 
 
@@ -67,19 +78,22 @@ def run_frame() -> None:
         initial_sidebar_state="collapsed" if present else "auto",
     )
     live.before_settings()  # a join link, or the teacher's settings a live-class student follows
+    lesson_bar.before_settings()  # a lesson stop being entered: its settings go into the sidebar's widgets
     live_slot = st.sidebar.container()  # the live-class panel, above the settings
     ctx = build_context()
     install_waiter(ctx.t)  # a heavy chart that has to wait for the CPU says so (ui/fair.py)
     sections: dict[str, list] = {}
-    by_name = home_by_name(PAGES[0][1])  # /home: the home page under its name, not Streamlit's "Page not found"
     for i, (path, url, title, *section) in enumerate(PAGES):
-        page = st.Page(path, title=ctx.t(title), icon=page_icon(url), url_path=url, default=(i == 0 and not by_name))
+        # The home page is "/"; Streamlit names a page by its url_path, so the home page's own one is left
+        # to the hidden /home below (Streamlit would say "Page not found" there).
+        page = st.Page(path, title=ctx.t(title), icon=page_icon(url), url_path=url if i else HOME_INNER,
+                       default=(i == 0))  # fmt: skip
         sections.setdefault(ctx.t(section[0] if section else "nav.beyond"), []).append(page)
+        if i == 0:
+            sections[ctx.t(section[0])].append(home_alias(path, ctx.t(title), url))
     missing = not_found_page({url for _, url, *_ in PAGES}, ctx.t, PAGES[0][0])  # instead of Streamlit's dialog
     if missing is not None:
         sections.setdefault(ctx.t("nav.explore"), []).append(missing)
-    if by_name:
-        sections.setdefault(ctx.t("nav.explore"), []).append(default_placeholder(PAGES[0][0], ctx.t(PAGES[0][2])))
     if ctx.large:  # projector: bigger text everywhere, not only in figures
         st.html(
             "<style>[data-testid='stMarkdownContainer'] p, [data-testid='stMarkdownContainer'] li,"
@@ -88,14 +102,24 @@ def run_frame() -> None:
             " .katex { font-size: 1.5em; }</style>"
         )
     nav = st.navigation(sections, position="sidebar", expanded=True)  # 13+ pages: no untranslated "View 3 more"
-    a11y.install(ctx, nav.title)  # lang, title, focus ring, ui/a11y.js (for every page, the live ones too)
-    live.on_page(ctx, nav.url_path or PAGES[0][1], live_slot)
+    a11y.install(ctx, nav.title)  # lang, title, focus ring, ui/a11y.js: for every page, the live ones too
+    url = nav.url_path or PAGES[0][1]
+    live.on_page(ctx, url, live_slot)
+    quiz_state.carry()  # the quiz's answers stay in the link on every page (a reload anywhere keeps them)
+    lesson_bar.on_page(ctx, url)  # a self-paced lesson: its stop's page, and the bar on top
     _state.inside = True
     try:
         nav.run()
+        lesson_bar.after_page(ctx, url)  # the stop's checkpoint question under the page
         live.after_page()  # a live-class student's page was drawn to the end
     finally:
         _state.inside = False
+
+
+def home_alias(path: str, title: str, url: str) -> st.Page:
+    """A hidden page at /<url> that draws the home page (whose address is "/"): an old /home link works. It is
+    not a redirect: `st.switch_page` cannot clear the settings' query parameters, which are bound to widgets."""
+    return st.Page(path, title=title, icon=page_icon(url), url_path=url, visibility="hidden")
 
 
 def outside_frame() -> bool:

@@ -2,9 +2,6 @@
 
 - An unknown page (/no-such-page): Streamlit shows an English "Page not found" dialog when the URL names no
   page. A hidden page of ours, registered under exactly that name, answers instead, in the user's language.
-- The home page by its name (/home): Streamlit serves the default page at "/" only, and showed the same English
-  dialog (a modal over the page, in front of a screen reader too). When the URL names it, the home page is
-  registered under its name and a hidden placeholder is the default (`home_by_name`).
 - Its English names in the page (aria-label, title, placeholder: "Help for ...", "Open", the plot toolbar) are
   replaced on a Chinese page by ui/a11y.js (the list in ui/a11y.py).
 - The file uploader: its "Drag and drop file here · Limit 200MB per file" is English and the limit is the
@@ -49,20 +46,6 @@ def not_found_page(known: set[str], tr: Callable[..., str], home: str) -> st.Pag
         st.page_link(home, label=tr("nav.go_home"), icon=":material/home:")
 
     return st.Page(not_found, title=tr("nav.not_found_title"), url_path=name, visibility="hidden")
-
-
-def home_by_name(home_url: str) -> bool:
-    """True when the URL names the home page (/home), which then must not be the default page (served at "/")."""
-    return requested_page() == home_url
-
-
-def default_placeholder(home_path: str, title: str) -> st.Page:
-    """The hidden default page of a run whose home page is registered by name: it only sends the user home."""
-
-    def start() -> None:
-        st.switch_page(home_path)
-
-    return st.Page(start, title=title, url_path="start", visibility="hidden", default=True)
 
 
 def uploader_note(tr: Callable[..., str]) -> None:
