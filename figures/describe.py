@@ -228,7 +228,11 @@ def read(fig: dict | str) -> tuple[str, list[Series], dict]:
 
 
 def _where(p: Point, constant: set[str]) -> str:
-    return " · ".join(w for w in p.where if w not in constant) or p.label
+    """Where a point is: its hover lines that vary, and the name its value carries when that varies too ("j = 3")."""
+    parts = [w for w in p.where if w not in constant]
+    if p.label and p.label not in constant:
+        parts.append(p.label)
+    return " · ".join(parts) or p.label
 
 
 def _constant_lines(series: list[Series]) -> set[str]:
@@ -237,7 +241,7 @@ def _constant_lines(series: list[Series]) -> set[str]:
     if not filled or (len(filled) == 1 and len(filled[0].fields) < 2):
         return set()
     first, last = filled[0].point(0), filled[-1].point(len(filled[-1].fields) - 1)
-    return set(first.where) & set(last.where)
+    return (set(first.where) | {first.label}) & (set(last.where) | {last.label})
 
 
 def _size(series: list[Series], layout: dict, lang: str) -> str:
@@ -261,7 +265,7 @@ def _size(series: list[Series], layout: dict, lang: str) -> str:
 
 
 def _short(v: float) -> str:
-    return f"{v:.3g}".replace("-", "−")
+    return f"{v + 0.0:.3g}".replace("-", "−")  # + 0.0: no "−0"
 
 
 def summary(fig: dict | str, lang: str = "en", title: str = "") -> str:
@@ -294,7 +298,8 @@ def _summary(head: str, series: list[Series], layout: dict, lang: str) -> str:
         where = _where(p, constant)
         if s.name and len(series) > 1 and s.name not in where:
             where = f"{s.name} · {where}" if where else s.name
-        return t("a11y.at", lang, value=p.text.replace("-", "−"), where=where)
+        shown = "0" if p.text.strip() in ("-0", "−0") else p.text.replace("-", "−")
+        return t("a11y.at", lang, value=shown, where=where)
 
     if finite.any():
         lo, hi = float(values[finite].min()), float(values[finite].max())
