@@ -51,7 +51,9 @@ def test_language_and_title_follow_the_choice_on_every_run(browser, server):
     page = open_page(browser, f"{server}/heads")
     assert page.evaluate("document.documentElement.lang") == "en"
     assert page.title() == "Heads · Multi-head attention explorer"
-    page.get_by_role("combobox", name="Language / 语言").click()
+    page.get_by_role("combobox", name="Language / 语言").focus()  # by keyboard: open the list, pick, confirm
+    page.keyboard.press("ArrowDown")
+    page.get_by_role("option", name="简体中文").wait_for(timeout=10_000)
     page.get_by_role("option", name="简体中文").click()
     wait_ready(page, "zh")
     assert page.evaluate("document.documentElement.lang") == "zh-CN"
