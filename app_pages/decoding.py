@@ -49,7 +49,7 @@ show(cached_figure(
     tiled_heads, run.weights_until(t, layer), labels, labels, kind="weights", highlight_row=t,
     tile_titles=[tr("llm.head_kv", i=i + 1, j=groups[i] + 1) for i in range(c.n_heads)],
     row_title=tr("llm.queries"), col_title=tr("llm.keys"), max_cols=min(c.n_heads, 4), lang=lang, style=style,
-), key="decode_weights")  # fmt: skip
+), key="decode_weights", title=tr("llm.decode.rows_title", t=t + 1))  # fmt: skip
 
 st.subheader(tr("llm.decode.cache_title", n=t + 1))
 st.markdown(tr("llm.decode.cache_text", g=c.kv_heads, h=c.n_heads, dk=c.d_k))
