@@ -53,7 +53,7 @@ label:has(input:focus-visible), .react-aria-ComboBox > [role="group"]:has(input:
 [data-testid="stSidebar"][data-collapsed="true"], [data-testid="stSidebar"][data-collapsed="true"] * {{
   visibility: hidden !important; }}
 .js-plotly-plot .plotly:focus-within .modebar {{ opacity: 1 !important; }}
-[data-testid^="stBaseButton-primary"], [data-testid^="stBaseButton-primary"] *,
+[data-testid^="stBaseButton-primary"]:not(:disabled), [data-testid^="stBaseButton-primary"]:not(:disabled) *,
 [data-testid="stMultiSelectTagsContainer"] [data-tag], [data-testid="stMultiSelectTagsContainer"] [data-tag] * {{
   color: {label} !important; }}
 </style>"""

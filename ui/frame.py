@@ -99,7 +99,7 @@ def run_frame() -> None:
             "<style>[data-testid='stMarkdownContainer'] p, [data-testid='stMarkdownContainer'] li,"
             " [data-testid='stWidgetLabel'] p, [data-testid='stCaptionContainer'] { font-size: 1.3rem; }"
             " h1 { font-size: 3rem !important; } h2 { font-size: 2.2rem !important; }"
-            " .katex { font-size: 1.5em; }</style>"
+            " .katex-display .katex { font-size: 1.5em; } .katex { font-size: 1.1em; }</style>"
         )
     nav = st.navigation(sections, position="sidebar", expanded=True)  # 13+ pages: no untranslated "View 3 more"
     a11y.install(ctx, nav.title)  # lang, title, focus ring, ui/a11y.js: for every page, the live ones too
