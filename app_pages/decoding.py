@@ -50,7 +50,7 @@ show(cached_figure(
     tiled_heads, run.weights_until(t, layer), labels, labels, kind="weights", highlight_row=t,
     tile_titles=[tr("llm.head_kv", i=i + 1, j=groups[i] + 1) for i in range(c.n_heads)],
     row_title=tr("llm.queries"), col_title=tr("llm.keys"), max_cols=min(c.n_heads, 4), lang=lang, style=style,
-), key="decode_weights")  # fmt: skip
+), key="decode_weights", title=tr("llm.decode.rows_title", t=t + 1))  # fmt: skip
 if run.heads is not None:  # the trained decoder: which of these heads have a job, measured
     st.subheader(tr("decoder.heads_title"))
     st.markdown(head_text(run.heads, layer, tr))

@@ -58,7 +58,7 @@ titles = [tr("minilm.tile", layer=la + 1, head=h + 1) for la in range(n_layers) 
 show(cached_figure(
     tiled_heads, weights.reshape(n_layers * n_heads, length, length), labels, labels, tile_titles=titles,
     max_cols=n_heads, lang=lang, style=style,
-), key="minilm_all")  # fmt: skip
+), key="minilm_all", title=tr("minilm.overview"))  # fmt: skip
 
 st.header(tr("minilm.types"))
 scores = pattern_scores(weights)  # {pattern: (layers, heads)}
@@ -76,7 +76,7 @@ show(cached_figure(
     [str(h + 1) for h in range(n_heads)], tile_titles=[tr(f"minilm.pattern.{p}") for p in present],
     max_cols=3, row_title=tr("minilm.layer"), col_title=tr("minilm.head"), value_name=tr("minilm.score"),
     lang=lang, style=style, numbered=False,
-), key="minilm_types")  # fmt: skip
+), key="minilm_types", title=tr("minilm.types"))  # fmt: skip
 
 st.subheader(tr("minilm.distance.title"))
 dist = base.distance_trained  # (layers, heads)

@@ -49,7 +49,7 @@ show(cached_figure(
     tiled_heads, view.weights, scene.tokens, scene.tokens, kind="weights", max_cols=min(h, 4),
     tile_titles=[tr("llm.head_kv", i=i + 1, j=groups[i] + 1) for i in range(h)],
     row_title=tr("llm.queries"), col_title=tr("llm.keys"), lang=lang, style=style,
-), key="share_maps")  # fmt: skip
+), key="share_maps", title=tr("llm.share.maps_title"))  # fmt: skip
 if g < h:
     show(cached_figure(change_figure, view.change, view.kv_groups, lang=lang, style=style), key="share_change")
     st.caption(tr("llm.share.change_caption", top=f"{view.change.max():.3f}", mean=f"{view.change.mean():.3f}"))

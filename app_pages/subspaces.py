@@ -41,7 +41,7 @@ show(cached_figure(
     tiled_heads, by_head.contributions, list(scene.tokens), None,
     tile_titles=[f"head_{i + 1} W^O_{i + 1}" for i in range(h)], kind="signed", col_title=tr("axis.dimension"),
     lang=lang, style=style,
-), key="sub_contrib")  # fmt: skip
+), key="sub_contrib", title=tr("sub.wo.title"))  # fmt: skip
 
 # ---- more than a weighted average (note 003)
 st.subheader(tr("sub.avg.title"))

@@ -108,7 +108,7 @@ if d <= 256:
     show(cached_figure(
         tiled_heads, blocks, None, None, kind="signed", max_cols=min(h_view, 8), row_title=tr("why.params.input_dim"),
         col_title="d_k", lang=lang, style=style,
-    ), key="why_blocks")  # fmt: skip
+    ), key="why_blocks", title=tr("why.params.pick_h"))  # fmt: skip
 else:
     st.info(tr("why.params.too_big", d=d))
 

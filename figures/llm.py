@@ -19,7 +19,6 @@ from plotly.subplots import make_subplots
 from i18n import t
 
 from .style import (
-    HEAD_COLORS,
     MASKED_COLOR,
     FigureStyle,
     axis,
@@ -29,8 +28,11 @@ from .style import (
     safe_template,
 )
 
-CACHED, RECOMPUTED = HEAD_COLORS[0], HEAD_COLORS[3]
-GRID = {"showgrid": True, "gridcolor": "#e6e6e6"}
+CACHED, RECOMPUTED = 0, 3  # head colours (style.head_color: the theme's colour-blind-safe set)
+
+
+def _gridlines(style: FigureStyle) -> dict:
+    return {"showgrid": True, "gridcolor": style.grid_color}
 DASHES = ("solid", "dash", "dot", "dashdot", "longdash", "longdashdot")  # colour is never the only cue
 
 
@@ -46,8 +48,8 @@ def _line(x, y, name: str, color: str, style: FigureStyle, *, dash: str = "solid
 
 
 def _grid(fig: go.Figure, style: FigureStyle) -> None:
-    fig.update_xaxes(showgrid=True, gridcolor="#e6e6e6", automargin=True, ticks="", zeroline=False)
-    fig.update_yaxes(showgrid=True, gridcolor="#e6e6e6", automargin=True, ticks="", zeroline=False)
+    fig.update_xaxes(showgrid=True, gridcolor=style.grid_color, automargin=True, ticks="", zeroline=False)
+    fig.update_yaxes(showgrid=True, gridcolor=style.grid_color, automargin=True, ticks="", zeroline=False)
     fig.update_annotations(font_size=style.font_size)
 
 
@@ -61,13 +63,13 @@ def decode_cost_figure(
     steps = np.arange(1, len(flops_cached) + 1)
     titles = [t("fig.llm.flops_title", lang), t("fig.llm.bytes_title", lang)]
     fig = make_subplots(rows=1, cols=2, subplot_titles=[safe_label(x) for x in titles], horizontal_spacing=0.14)
-    fig.add_trace(_line(steps, flops_recompute, t("fig.llm.recompute", lang), RECOMPUTED, style, dash="dash",
-                        symbol="square"), row=1, col=1)  # fmt: skip
-    fig.add_trace(_line(steps, flops_cached, t("fig.llm.cached", lang), CACHED, style), row=1, col=1)
-    fig.add_trace(_line(steps, cache_bytes, t("fig.llm.cache_bytes", lang), HEAD_COLORS[2], style,
+    fig.add_trace(_line(steps, flops_recompute, t("fig.llm.recompute", lang), style.head_color(RECOMPUTED), style,
+                        dash="dash", symbol="square"), row=1, col=1)  # fmt: skip
+    fig.add_trace(_line(steps, flops_cached, t("fig.llm.cached", lang), style.head_color(CACHED), style), row=1, col=1)
+    fig.add_trace(_line(steps, cache_bytes, t("fig.llm.cache_bytes", lang), style.head_color(2), style,
                         symbol="diamond", legend=False), row=1, col=2)  # fmt: skip
     for col in (1, 2):
-        fig.add_vline(x=current, line={"color": "#777", "dash": "dot", "width": 1}, row=1, col=col)
+        fig.add_vline(x=current, line={"color": style.reference_color, "dash": "dot", "width": 1}, row=1, col=col)
     _grid(fig, style)
     fig.update_xaxes(title_text=safe_label(t("fig.llm.step", lang)), dtick=max(1, len(steps) // 8))
     fig.update_yaxes(title_text=safe_label(t("fig.llm.flops", lang)), row=1, col=1)
@@ -88,7 +90,7 @@ def change_figure(change: np.ndarray, groups: Sequence[Sequence[int]], *, lang: 
         fig.add_trace({
             "type": "bar", "x": [t("fig.head_n", lang, n=i + 1) for i in members],
             "y": json_values(np.asarray(change)[list(members)]), "name": safe_label(name),
-            "marker": {"color": HEAD_COLORS[j % len(HEAD_COLORS)],
+            "marker": {"color": style.head_color(j),
                        "pattern": {"shape": ("", "/", "x", ".", "\\", "+")[j % 6]}},
             "hovertemplate": f"%{{x}} · {safe_template(name)}: %{{y:.3f}}<extra></extra>",
         })  # fmt: skip
@@ -96,7 +98,7 @@ def change_figure(change: np.ndarray, groups: Sequence[Sequence[int]], *, lang: 
                       showlegend=len(groups) <= 8, legend={"orientation": "h", "y": -0.25, "x": 0.0},
                       xaxis=axis(None, style),
                       yaxis=axis(safe_label(t("fig.llm.change_axis", lang)), style, rangemode="tozero",
-                                 **GRID))  # fmt: skip
+                                 **_gridlines(style)))  # fmt: skip
     return fig
 
 
@@ -108,15 +110,15 @@ def alibi_figure(slopes: np.ndarray, max_distance: int, trained: int | None = No
     fig = go.Figure()
     for i, m in enumerate(np.asarray(slopes, dtype=float)):
         name = t("fig.llm.alibi_head", lang, n=i + 1, m=f"{m:.4g}")
-        fig.add_trace(_line(d, -m * d, name, HEAD_COLORS[i % len(HEAD_COLORS)], style, mode="lines",
+        fig.add_trace(_line(d, -m * d, name, style.head_color(i), style, mode="lines",
                             dash=DASHES[i % len(DASHES)]))  # fmt: skip
     if trained is not None:
-        fig.add_vline(x=trained, line={"color": "#777", "dash": "dot", "width": 1},
+        fig.add_vline(x=trained, line={"color": style.reference_color, "dash": "dot", "width": 1},
                       annotation_text=safe_label(t("fig.llm.trained_length", lang)), annotation_position="top left")
     fig.update_layout(**base_layout(style, safe_label(t("fig.llm.alibi_title", lang)), int(style.font_size * 24)),
                       legend={"orientation": "v", "x": 1.02, "y": 1.0},
-                      xaxis=axis(safe_label(t("fig.llm.distance", lang)), style, **GRID),
-                      yaxis=axis(safe_label(t("fig.llm.bias", lang)), style, **GRID))  # fmt: skip
+                      xaxis=axis(safe_label(t("fig.llm.distance", lang)), style, **_gridlines(style)),
+                      yaxis=axis(safe_label(t("fig.llm.bias", lang)), style, **_gridlines(style)))  # fmt: skip
     return fig
 
 
@@ -135,16 +137,17 @@ def rope_wavelength_figure(wavelengths: np.ndarray, unseen: np.ndarray, trained:
         fig.add_trace({
             "type": "scatter", "x": json_values(pairs[pick]), "y": json_values(waves[pick]), "mode": "markers",
             "name": safe_label(name),
-            "marker": {"size": style.marker_size + 2, "color": HEAD_COLORS[3 if unseen_group else 0],
+            "marker": {"size": style.marker_size + 2, "color": style.head_color(3 if unseen_group else 0),
                        "symbol": "circle-open" if unseen_group else "circle"},
             "hovertemplate": f"{safe_template(name)}<br>j = %{{x}}: %{{y:,.4g}}<extra></extra>",
         })  # fmt: skip
-    fig.add_hline(y=trained, line={"color": "#777", "dash": "dot", "width": 1.5},
+    fig.add_hline(y=trained, line={"color": style.reference_color, "dash": "dot", "width": 1.5},
                   annotation_text=safe_label(t("fig.llm.trained_length", lang)), annotation_position="bottom right")
     fig.update_layout(**base_layout(style, safe_label(t("fig.llm.wave_title", lang)), int(style.font_size * 24)),
                       legend={"orientation": "h", "y": -0.3, "x": 0.0},
-                      xaxis=axis(safe_label(t("fig.llm.pair", lang)), style, **GRID),
-                      yaxis=axis(safe_label(t("fig.llm.wavelength", lang)), style, type="log", **GRID))  # fmt: skip
+                      xaxis=axis(safe_label(t("fig.llm.pair", lang)), style, **_gridlines(style)),
+                      yaxis=axis(safe_label(t("fig.llm.wavelength", lang)), style, type="log",
+                                 **_gridlines(style)))  # fmt: skip
     return fig
 
 
@@ -171,7 +174,7 @@ def online_softmax_figure(
     fig.add_trace({
         "type": "scatter", "x": json_values(keys[finite]), "y": json_values(s[finite]), "mode": "markers",
         "name": safe_label(t("fig.llm.score", lang)),
-        "marker": {"size": style.marker_size + 1, "color": HEAD_COLORS[0]},
+        "marker": {"size": style.marker_size + 1, "color": style.head_color(0)},
         "customdata": [safe_label(labels[j]) for j in keys[finite]],
         "hovertemplate": "%{customdata}: %{y:.3f}<extra></extra>",
     }, row=1, col=1)  # fmt: skip
@@ -183,9 +186,9 @@ def online_softmax_figure(
         return np.append(v, v[-1])
 
     fig.add_trace(_line(edges, across(np.asarray(running_max, dtype=float)), t("fig.llm.running_max", lang),
-                        HEAD_COLORS[3], style, dash="dash", mode="lines", shape="hv"), row=1, col=1)  # fmt: skip
+                        style.head_color(3), style, dash="dash", mode="lines", shape="hv"), row=1, col=1)  # fmt: skip
     fig.add_trace(_line(edges, across(np.asarray(running_sum, dtype=float)), t("fig.llm.running_sum", lang),
-                        HEAD_COLORS[2], style, mode="lines", shape="hv"), row=2, col=1)  # fmt: skip
+                        style.head_color(2), style, mode="lines", shape="hv"), row=2, col=1)  # fmt: skip
     _grid(fig, style)
     step = max(1, len(s) // 12)
     fig.update_xaxes(tickvals=list(keys[::step]), ticktext=[safe_label(labels[j]) for j in keys[::step]], row=2, col=1)
@@ -206,7 +209,7 @@ def reach_figure(first_layer: np.ndarray, n_layers: int, *, lang: str = "en",
     style = style or FigureStyle()
     a = np.asarray(first_layer, dtype=float)
     n = max(1, int(n_layers))
-    colors = [HEAD_COLORS[k % len(HEAD_COLORS)] for k in range(n)]
+    colors = [style.head_color(k) for k in range(n)]
     scale = []
     for k, c in enumerate(colors):  # a step colour scale: value k + 1 gets colour k
         scale += [[k / n, c], [(k + 1) / n, c]]

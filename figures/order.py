@@ -10,7 +10,7 @@ import plotly.graph_objects as go
 
 from i18n import t
 
-from .style import HEAD_COLORS, FigureStyle, axis, base_layout, json_values, safe_label, safe_template, token_ticks
+from .style import FigureStyle, axis, base_layout, json_values, safe_label, safe_template, token_ticks
 
 CASE_KEYS = ("fig.order.plain", "fig.order.pe", "fig.order.causal")  # the order of mha_core.order.CASES
 PATTERNS = ("", "/", "x")  # a second cue besides colour
@@ -26,7 +26,8 @@ def swap_figure(change: np.ndarray, tokens: Sequence[str], a: int, b: int, *, la
         name = t(key, lang)
         fig.add_trace(go.Bar(
             x=ticks, y=json_values(np.asarray(change[c], dtype=float)), name=safe_label(name),
-            marker={"color": HEAD_COLORS[c], "pattern": {"shape": PATTERNS[c]}},
+            marker={"color": style.head_color(c), "pattern": {"shape": PATTERNS[c], "fillmode": "overlay",
+                                                      "fgcolor": style.background}},
             hovertemplate=f"{safe_template(name)}: %{{y:.3g}}<extra>%{{x}}</extra>",
         ))  # fmt: skip
     title = t("fig.order.title", lang, a=tokens[a], b=tokens[b])
@@ -34,6 +35,7 @@ def swap_figure(change: np.ndarray, tokens: Sequence[str], a: int, b: int, *, la
         **base_layout(style, safe_label(title), int(style.font_size * 26)), barmode="group",
         legend={"orientation": "h", "y": -0.5, "yanchor": "top"},  # below the axis title, also on a phone
         xaxis=axis(safe_label(t("fig.order.token", lang)), style, type="category"),
-        yaxis=axis(safe_label(t("fig.order.change", lang)), style, showgrid=True, gridcolor="#eee", rangemode="tozero"),
+        yaxis=axis(safe_label(t("fig.order.change", lang)), style, showgrid=True, gridcolor=style.grid_color,
+                   rangemode="tozero"),
     )  # fmt: skip
     return fig

@@ -518,7 +518,6 @@ STRINGS.update({
     "io.unknown_field": {"en": "The settings file has a field this app does not know.", "zh": "设置文件中有本应用不认识的字段。"},
     "io.bad_field": {"en": "The field “{field}” in the settings file has a wrong value.", "zh": "设置文件中的字段“{field}”取值有误。"},
     "io.invalid": {"en": "The settings in the file cannot be used:", "zh": "文件中的设置无法使用："},
-    "common.csv": {"en": "CSV", "zh": "CSV"},
 })
 STRINGS.update({
     "steps.prev": {"en": "Previous", "zh": "上一步"},

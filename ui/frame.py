@@ -15,7 +15,7 @@ from pathlib import Path
 import streamlit as st
 
 from budget import on_sweep, start_janitor
-from ui import lesson_bar, live, quiz_state, streamlit_fixes
+from ui import a11y, lesson_bar, live, quiz_state, streamlit_fixes
 from ui.closed_sessions import expire_closed_sessions
 from ui.fair import install_waiter
 from ui.sidebar import build_context
@@ -99,9 +99,10 @@ def run_frame() -> None:
             "<style>[data-testid='stMarkdownContainer'] p, [data-testid='stMarkdownContainer'] li,"
             " [data-testid='stWidgetLabel'] p, [data-testid='stCaptionContainer'] { font-size: 1.3rem; }"
             " h1 { font-size: 3rem !important; } h2 { font-size: 2.2rem !important; }"
-            " .katex { font-size: 1.5em; }</style>"
+            " .katex-display .katex { font-size: 1.5em; } .katex { font-size: 1.1em; }</style>"
         )
     nav = st.navigation(sections, position="sidebar", expanded=True)  # 13+ pages: no untranslated "View 3 more"
+    a11y.install(ctx, nav.title)  # lang, title, focus ring, ui/a11y.js: for every page, the live ones too
     url = nav.url_path or PAGES[0][1]
     live.on_page(ctx, url, live_slot)
     quiz_state.carry()  # the quiz's answers stay in the link on every page (a reload anywhere keeps them)

@@ -181,9 +181,11 @@ def build_context() -> Context:
     for key, default in (("lang", _lang_default()), ("preset", DEFAULTS.preset), ("mask", DEFAULTS.mask)):
         if key not in st.session_state:
             sticky.set_choice(key, default)
+    # named in both languages (whoever cannot read the current one finds it), without an icon whose ligature text
+    # ("translate") a screen reader would read as part of the name
     lang = st.sidebar.selectbox(
-        ":material/translate: Language / 语言", i18n.LANGS, key="lang", format_func=lambda code: i18n.LANG_NAMES[code],
-        on_change=sticky.remember, args=("lang",),
+        i18n.t("a11y.language", st.session_state["lang"]), i18n.LANGS, key="lang",
+        format_func=lambda code: i18n.LANG_NAMES[code], on_change=sticky.remember, args=("lang",),
     )  # fmt: skip
     tr = i18n.translator(lang)
     st.sidebar.toggle(tr("sb.present"), key="present", help=tr("sb.present_help"), bind="query-params")
@@ -213,11 +215,12 @@ def build_context() -> Context:
         tr("sb.limits", tokens=LIMITS.max_tokens, d_model=LIMITS.max_d_model, heads=LIMITS.max_heads)
     )
     present = bool(st.session_state.get("present", False))
-    phone = screen.is_phone() and not (large or present)
+    narrow = screen.is_narrow()  # by the width the browser draws at (ui/a11y.js), not by the device
+    phone = narrow and not (large or present)
     style = (FigureStyle.large() if (large or present) else FigureStyle.phone() if phone else FigureStyle()).with_(
         dark=dark)  # fmt: skip
     ctx = Context(lang=lang, t=tr, settings=settings, style=style, large=bool(large) or present,
-                  present=present)
+                  present=present, narrow=narrow)
     export_panel(tr, settings, scene, lang)
     set_context(ctx)
     return ctx

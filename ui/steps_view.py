@@ -83,17 +83,17 @@ class StepsView:
             col_title=tr("axis.dimension"), value_name=value_name or tr("axis.value"),
             lang=self.ctx.lang, style=self.style,
         )  # fmt: skip
-        show(fig, key=key, tensor=m, rows=self._labels(rows), label=tr("common.csv"))
+        show(fig, key=key, tensor=m, rows=self._labels(rows))
 
     def _heads(
-        self, stack: np.ndarray, rows: tuple[str, ...], cols: tuple[str, ...] | None, kind: str, key: str
+        self, stack: np.ndarray, rows: tuple[str, ...], cols: tuple[str, ...] | None, kind: str, key: str, title: str
     ) -> None:
         fig = cached_figure(
             tiled_heads, stack, list(rows), None if cols is None else list(cols), tile_titles=self.heads, kind=kind,
             lang=self.ctx.lang, style=self.style,
         )  # fmt: skip
         col_labels = None if cols is None else self._labels(cols)
-        show(fig, key=key, tensor=stack, rows=self._labels(rows), cols=col_labels, label=self.tr("common.csv"))
+        show(fig, key=key, tensor=stack, rows=self._labels(rows), cols=col_labels, title=title)
 
     @staticmethod
     def _labels(tokens: tuple[str, ...]) -> list[str]:
@@ -116,7 +116,7 @@ class StepsView:
                                               key="proj_present_view", label_visibility="collapsed")  # fmt: skip
             m, rows = {"Q": (scene.q, scene.tokens), "K": (scene.k, scene.kv_tokens),
                        "V": (scene.v, scene.kv_tokens)}[name]
-            self._heads(m, rows, None, "signed", f"steps_{name}_heads")
+            self._heads(m, rows, None, "signed", f"steps_{name}_heads", f"{name}_i = X W_i^{name}")
             self._numbers(f"Q_{{{self.numbers_head + 1}}}", scene.q[self.numbers_head])
             return
         self._text("proj", d=settings.d_model, dk=settings.d_k, h=settings.n_heads)
@@ -133,7 +133,7 @@ class StepsView:
             for name, m, rows in (("Q", scene.q, scene.tokens), ("K", scene.k, scene.kv_tokens),
                                   ("V", scene.v, scene.kv_tokens)):  # fmt: skip
                 st.markdown(f"${name}_i = X W_i^{name}$")  # LaTeX, as every formula
-                self._heads(m, rows, None, "signed", f"steps_{name}_heads")
+                self._heads(m, rows, None, "signed", f"steps_{name}_heads", f"{name}_i = X W_i^{name}")
         self._numbers(f"Q_{{{self.numbers_head + 1}}}", scene.q[self.numbers_head])
 
     def _split(self) -> None:
@@ -164,7 +164,7 @@ class StepsView:
             self._text("scores", dk=settings.d_k, factor=f"{scene.scale_factor:.4f}")
         if not settings.scale:
             st.warning(self.tr("steps.scores.unscaled"))
-        self._heads(scene.scores, scene.tokens, scene.kv_tokens, "signed", "steps_scores")
+        self._heads(scene.scores, scene.tokens, scene.kv_tokens, "signed", "steps_scores", self.title("scores"))
         self._numbers(f"S_{{{self.numbers_head + 1}}}", scene.scores[self.numbers_head])
 
     def _mask(self) -> None:
@@ -174,16 +174,18 @@ class StepsView:
         else:
             if not self.compact:
                 st.caption(self.tr(f"steps.mask.{self.settings.mask}"))
-            self._heads(self.scene.masked_scores, self.scene.tokens, self.scene.kv_tokens, "signed", "steps_masked")
+            self._heads(self.scene.masked_scores, self.scene.tokens, self.scene.kv_tokens, "signed", "steps_masked",
+                        self.title("mask"))
 
     def _softmax(self) -> None:
         self._text("softmax")
-        self._heads(self.scene.weights, self.scene.tokens, self.scene.kv_tokens, "weights", "steps_weights")
+        self._heads(self.scene.weights, self.scene.tokens, self.scene.kv_tokens, "weights", "steps_weights",
+                    self.title("softmax"))
         self._numbers(f"A_{{{self.numbers_head + 1}}}", self.scene.weights[self.numbers_head])
 
     def _av(self) -> None:
         self._text("av", dk=self.settings.d_k)
-        self._heads(self.scene.head_outputs, self.scene.tokens, None, "signed", "steps_head_outputs")
+        self._heads(self.scene.head_outputs, self.scene.tokens, None, "signed", "steps_head_outputs", self.title("av"))
         self._numbers(f"\\mathrm{{head}}_{{{self.numbers_head + 1}}}", self.scene.head_outputs[self.numbers_head])
 
     def _concat(self) -> None:
