@@ -75,6 +75,6 @@ HEALTHCHECK --interval=5s --timeout=4s --start-period=30s --retries=3 \
     CMD ["python3", "-c", "import os, sys, urllib.request; r = urllib.request.urlopen('http://127.0.0.1:%s/_stcore/health' % os.environ.get('PORT', '8501'), timeout=4); sys.exit(0 if r.read() == b'ok' else 1)"]
 
 # exec: the server is PID 1's only process and gets docker stop's SIGTERM itself (it stops within a second).
-# ui.streamlit_offline is Streamlit's own command line, with the one change made before the server starts: a refused
-# websocket does not ask the internet for this machine's address.
-CMD ["sh", "-c", "exec python3 -m ui.streamlit_offline run app.py --server.headless=true --server.fileWatcherType=none --server.address=0.0.0.0 --server.port=\"${PORT}\" --browser.gatherUsageStats=false"]
+# ui.streamlit_guard is Streamlit's own command line, with its guards in place before the server starts: a refused
+# websocket does not ask the internet for this machine's address, a forged widget state breaks no session.
+CMD ["sh", "-c", "exec python3 -m ui.streamlit_guard run app.py --server.headless=true --server.fileWatcherType=none --server.address=0.0.0.0 --server.port=\"${PORT}\" --browser.gatherUsageStats=false"]

@@ -42,10 +42,10 @@ def free_port() -> int:
 
 @contextlib.contextmanager
 def streamlit_server(app: str = "app.py", timeout: float = 30.0, extra: tuple[str, ...] = (),
-                     entry: str = "streamlit", env: dict[str, str] | None = None) -> Iterator[str]:
-    """A fresh `streamlit run` on a free port (plus `extra` options); yields its base URL, kills it afterwards.
-    `entry` is the module run with `python3 -m` (the Docker image's is ui.streamlit_offline); `env` adds to the
-    environment."""
+                     entry: str = "ui.streamlit_guard", env: dict[str, str] | None = None) -> Iterator[str]:
+    """A fresh server on a free port (plus `extra` options), started as the README and the Docker image start it
+    (`python3 -m ui.streamlit_guard run app.py`; entry="streamlit" for plain `streamlit run`); yields its base URL,
+    kills it afterwards. `env` adds to the environment."""
     port = free_port()
     cmd = [
         sys.executable, "-m", entry, "run", app, "--server.headless", "true",

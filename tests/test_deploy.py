@@ -47,14 +47,15 @@ OUTBOUND: list[Path] = []  # each server's record of what it tried to reach outs
 
 @pytest.fixture(scope="module")
 def servers():
-    """Two fresh servers started as the README starts one (`streamlit run app.py`), each watched for outbound
-    requests; no page has run on them before the websocket tests below."""
+    """Two fresh servers started with plain `streamlit run app.py` (without ui/streamlit_guard installed before
+    the start: nginx alone keeps their refusals from asking outside), each watched for outbound requests; no page
+    has run on them before the websocket tests below."""
     with ExitStack() as stack:
         urls = []
         for _ in range(2):
             env, log = stack.enter_context(outbound_watch())
             OUTBOUND.append(log)
-            urls.append(stack.enter_context(streamlit_server(env=env)).removeprefix("http://"))
+            urls.append(stack.enter_context(streamlit_server(entry="streamlit", env=env)).removeprefix("http://"))
         yield urls
 
 
