@@ -9,6 +9,7 @@ import streamlit as st
 from ui.context import get_context
 from ui.errata_links import errata_links
 from ui.frame import outside_frame
+from ui.lesson_bar import lesson_step
 from ui.present import key_listener, present_steps, url_step
 from ui.steps_view import STEP_KEYS, StepsView
 from ui.weight_source import batch_panel, flat_note, prev_head_panel
@@ -32,8 +33,9 @@ view = StepsView(ctx)
 if view.small:
     view.numbers_head = st.selectbox(tr("steps.numbers_head"), range(settings.n_heads),
                                      format_func=lambda i: view.heads[i], key="numbers_head")  # fmt: skip
+only = lesson_step("steps")  # a lesson's stop shows its one step (ui/lesson_bar.py)
 linked = url_step()
-if linked is not None:  # a link that names a step (the student link) opens at that step
+if linked is not None and only is None:  # a link that names a step (the student link) opens at that step
     key_listener(scroll_to=f"step-{linked + 1}")
-for n in range(len(STEP_KEYS)):
+for n in range(len(STEP_KEYS)) if only is None else (only,):
     view.draw(n)

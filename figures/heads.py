@@ -29,6 +29,7 @@ from .style import (
     colorbar,
     format_values,
     json_values,
+    plot_math,
     safe_label,
     safe_template,
     tick_plan,
@@ -259,7 +260,7 @@ def tiled_heads(
     annotations = []
     for k in range(n):
         tr, tc = divmod(k, grid_cols)
-        text = safe_label(titles[k])
+        text = plot_math(safe_label(titles[k]))  # "head_1 W^O_1": sub/superscripts
         if not shared_scale:
             lo_k, hi_k = ranges[k]
             rng = t("fig.tile_range", lang, lo=f"{lo_k:.3g}", hi=f"{hi_k:.3g}").replace("-", "−")

@@ -152,6 +152,19 @@ def safe_label(s: object) -> str:
     )
 
 
+# Notation in a chart title drawn as plotly's sub- and superscripts (its titles understand <sub> and <sup>):
+# W^O -> W<sup>O</sup>, W_i^Q -> W<sub>i</sub><sup>Q</sup>, d_k -> d<sub>k</sub>; d_model stays (a name).
+_SUPERSCRIPT = re.compile(r"(?<=[A-Za-z0-9)ᵢ])\^([A-Za-z0-9]+|\([^)]*\))")
+_SUBSCRIPT = re.compile(r"(?<=[A-Za-z>])_([A-Za-z0-9])(?![A-Za-z0-9])")
+
+
+def plot_math(safe_text: str) -> str:
+    """A safe (escaped) title with its math notation as sub/superscripts; text without ^ or _ is unchanged."""
+    if "^" not in safe_text and "_" not in safe_text:
+        return safe_text
+    return _SUBSCRIPT.sub(r"<sub>\1</sub>", _SUPERSCRIPT.sub(r"<sup>\1</sup>", safe_text))
+
+
 def shorten(s: str, max_len: int) -> str:
     """Cut a long token for a tick label; hover shows it in full."""
     return s if len(s) <= max_len else s[: max_len - 1] + "…"
@@ -300,7 +313,7 @@ def base_layout(style: FigureStyle, title: str | None, height: int, subtitle: st
     }
     if title or subtitle:
         layout["title"] = {
-            "text": wrap_title(title or "", style.title_size, style.width_px * 0.75),
+            "text": plot_math(wrap_title(title or "", style.title_size, style.width_px * 0.75)),
             "x": 0.0, "xanchor": "left", "xref": "paper", "yref": "paper",
             "automargin": True, "font": {"size": style.title_size},
             "pad": {"b": style.font_size // 2 + (style.font_size * 2 if subtitle else 0)},

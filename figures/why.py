@@ -11,7 +11,7 @@ from plotly.subplots import make_subplots
 from i18n import t
 
 from .heatmap import matrix_heatmap
-from .style import HEAD_COLORS, FigureStyle, axis, base_layout, json_values, safe_label, safe_template
+from .style import HEAD_COLORS, FigureStyle, axis, base_layout, json_values, plot_math, safe_label, safe_template
 
 SCALED, RAW = HEAD_COLORS[0], HEAD_COLORS[3]
 
@@ -95,7 +95,7 @@ def parameter_figure(
     data = []
     for i, (name, values) in enumerate(by_matrix.items()):
         data.append({
-            "type": "bar", "x": x, "y": [int(v) for v in values], "name": safe_label(name),
+            "type": "bar", "x": x, "y": [int(v) for v in values], "name": plot_math(safe_label(name)),  # W^Q: W<sup>Q
             "marker": {"color": HEAD_COLORS[i % len(HEAD_COLORS)]},
             "hovertemplate": f"{safe_template(name)}: %{{y:,}}<extra>h = %{{x}}</extra>",
         })

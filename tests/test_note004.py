@@ -10,6 +10,7 @@ import pytest
 import torch
 
 from explorer import Settings, run_scene
+from i18n import t
 from mha_core import MultiHeadAttention, contribution_similarity, head_similarity, score_rank
 from mha_core.note004 import (
     bottleneck_sweep,
@@ -179,7 +180,7 @@ def test_kernel_view_is_asymmetric_unless_wk_equals_wq():
     assert kv.asymmetry == pytest.approx(np.linalg.norm(s - s.T) / np.linalg.norm(s))
     assert kv.asymmetry > 0.1 and kv.max_pair_gap == pytest.approx(np.abs(s - s.T).max())
     tied = kernel_view(x, wq[0], wq[0])
-    assert tied.asymmetry < 1e-12  # symmetric in exact arithmetic; a BLAS may round (XW)(XW)^T unevenly (2.8e-17)
+    assert tied.asymmetry < 1e-12  # symmetric up to rounding: BLAS need not give (Q Q^T)^T == Q Q^T bit for bit
     assert np.linalg.eigvalsh(np.exp(tied.scores - tied.scores.max())).min() > -1e-12  # Schur: exp of PSD is PSD
 
 
@@ -320,7 +321,7 @@ def test_the_two_rho_maps_stand_side_by_side_except_on_a_projector(make_app, pre
     at.session_state["heads_rho_open"] = True
     at.run()
     assert not at.exception
-    rho = next(e for e in at.expander if "ρ" in e.label)
+    rho = next(e for e in at.expander if e.label == t("hs.rho_title"))  # its ρ_ij is LaTeX ($\rho_{ij}$)
     assert len(rho.columns) == 3 + chart_columns  # the turn, pair and rotation choices, then the maps' own
 
 

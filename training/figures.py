@@ -149,3 +149,27 @@ def heads_figure(
     per_row = n_heads + (expected is not None)
     return tiled_heads(np.stack(tiles), list(tokens), list(tokens), tile_titles=titles, kind="weights",
                        shared_scale=True, max_cols=per_row, title=title, lang=lang, style=style)  # fmt: skip
+
+
+def symmetry_figure(steps: Sequence[int], gap_tied: Sequence[float], gap_random: Sequence[float], *,
+                    lang: str = "en", style: FigureStyle | None = None) -> go.Figure:  # fmt: skip
+    """The largest difference between head 1 and the other heads during training, from tied and from random
+    initial heads (training.symmetry.symmetry_breaking)."""
+    style = style or FigureStyle()
+    fig = go.Figure()
+    for values, key, color, dash in ((gap_random, "lab.fig.sym_random", head_color(0), None),
+                                     (gap_tied, "lab.fig.sym_tied", head_color(1), "dash")):  # fmt: skip
+        name = t(key, lang)
+        fig.add_trace(go.Scatter(
+            x=list(steps), y=json_values(np.asarray(values, dtype=float)), name=safe_label(name), mode="lines+markers",
+            line={"color": color, "width": style.line_width, **({"dash": dash} if dash else {})},
+            marker={"size": style.marker_size, "symbol": "circle" if dash is None else "square"},
+            hovertemplate=f"{safe_template(name)}: %{{y:.3g}}<extra>%{{x}}</extra>",
+        ))  # fmt: skip
+    fig.update_layout(
+        **base_layout(style, safe_label(t("lab.fig.sym_title", lang)), int(style.font_size * 24)),
+        legend={"orientation": "h", "y": -0.35},
+        xaxis=axis(safe_label(t("lab.fig.step", lang)), style),
+        yaxis=axis(safe_label(t("lab.fig.sym_gap", lang)), style, showgrid=True, gridcolor="#eee", rangemode="tozero"),
+    )  # fmt: skip
+    return fig

@@ -15,7 +15,7 @@ from pathlib import Path
 import streamlit as st
 
 from budget import on_sweep, start_janitor
-from ui import live, streamlit_fixes, streamlit_guard
+from ui import lesson_bar, live, quiz_state, streamlit_fixes, streamlit_guard
 from ui.closed_sessions import expire_closed_sessions
 from ui.fair import install_waiter
 from ui.sidebar import build_context
@@ -32,12 +32,18 @@ PAGES: tuple[tuple[str, ...], ...] = (
     ("app_pages/positional.py", "positional", "page.positional", "nav.explore"),
     ("app_pages/worked.py", "worked", "page.worked", "nav.classroom"),
     ("app_pages/quiz.py", "quiz", "page.quiz", "nav.classroom"),
+    ("app_pages/glossary.py", "glossary", "page.glossary", "nav.classroom"),
+    ("app_pages/lesson.py", "lesson", "page.lesson", "nav.classroom"),
     ("app_pages/lab.py", "lab", "page.lab", "nav.beyond"),
     ("app_pages/why.py", "why", "page.why", "nav.beyond"),
     ("app_pages/subspaces.py", "subspaces", "page.subspaces", "nav.beyond"),
     ("app_pages/minilm.py", "minilm", "page.minilm", "nav.beyond"),
     ("app_pages/note004.py", "note004", "page.note004", "nav.beyond"),
     ("app_pages/errata.py", "errata", "page.errata", "nav.beyond"),
+    ("app_pages/decoding.py", "decoding", "page.decoding", "nav.llm"),
+    ("app_pages/sharing.py", "sharing", "page.sharing", "nav.llm"),
+    ("app_pages/positions.py", "positions", "page.positions", "nav.llm"),
+    ("app_pages/longcontext.py", "longcontext", "page.longcontext", "nav.llm"),
 )
 HOME_INNER = "home-page"  # Streamlit's own name of the home page (its address is "/"; /home is an alias)
 # Material Symbols ship with Streamlit's own static files: they draw the same on every machine, offline,
@@ -45,7 +51,9 @@ HOME_INNER = "home-page"  # Streamlit's own name of the home page (its address i
 ICONS = {
     "home": "home", "inputs": "text_fields", "steps": "stairs", "heads": "view_module", "positional": "waves",
     "worked": "edit_note", "quiz": "quiz", "lab": "model_training", "why": "lightbulb", "minilm": "smart_toy",
-    "subspaces": "extension", "note004": "science", "errata": "rule",
+    "subspaces": "extension", "note004": "science", "errata": "rule", "glossary": "translate", "lesson": "school",
+    "decoding": "keyboard_double_arrow_right", "sharing": "group_work", "positions": "rotate_right",
+    "longcontext": "width_wide",
 }  # fmt: skip
 
 
@@ -72,6 +80,7 @@ def run_frame() -> None:
         initial_sidebar_state="collapsed" if present else "auto",
     )
     live.before_settings()  # a join link, or the teacher's settings a live-class student follows
+    lesson_bar.before_settings()  # a lesson stop being entered: its settings go into the sidebar's widgets
     live_slot = st.sidebar.container()  # the live-class panel, above the settings
     ctx = build_context()
     install_waiter(ctx.t)  # a heavy chart that has to wait for the CPU says so (ui/fair.py)
@@ -95,10 +104,14 @@ def run_frame() -> None:
             " .katex { font-size: 1.5em; }</style>"
         )
     nav = st.navigation(sections, position="sidebar", expanded=True)  # 13+ pages: no untranslated "View 3 more"
-    live.on_page(ctx, nav.url_path or PAGES[0][1], live_slot)
+    url = nav.url_path or PAGES[0][1]
+    live.on_page(ctx, url, live_slot)
+    quiz_state.carry()  # the quiz's answers stay in the link on every page (a reload anywhere keeps them)
+    lesson_bar.on_page(ctx, url)  # a self-paced lesson: its stop's page, and the bar on top
     _state.inside = True
     try:
         nav.run()
+        lesson_bar.after_page(ctx, url)  # the stop's checkpoint question under the page
         live.after_page()  # a live-class student's page was drawn to the end
     finally:
         _state.inside = False

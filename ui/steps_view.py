@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from dataclasses import replace
 
 import numpy as np
 import pandas as pd
 import streamlit as st
 
 from explorer import LIMITS, shape_table
+from explorer.pipeline import MAX_SHAPE_BATCH, NOTE_002_SIZES
 from figures import matrix_heatmap, tiled_heads
 from figures.style import FigureStyle
 from ui.chart_element import show
@@ -130,7 +132,7 @@ class StepsView:
         else:
             for name, m, rows in (("Q", scene.q, scene.tokens), ("K", scene.k, scene.kv_tokens),
                                   ("V", scene.v, scene.kv_tokens)):  # fmt: skip
-                st.markdown(f"**{name}_i = X W_i^{name}**")
+                st.markdown(f"${name}_i = X W_i^{name}$")  # LaTeX, as every formula
                 self._heads(m, rows, None, "signed", f"steps_{name}_heads")
         self._numbers(f"Q_{{{self.numbers_head + 1}}}", scene.q[self.numbers_head])
 
@@ -139,11 +141,22 @@ class StepsView:
         self._text("split", h=settings.n_heads, dk=settings.d_k)
         default_batch = max(1, len(scene.batch))
         batch = int(st.session_state.get("shape_batch", default_batch)) if self.compact else default_batch
+        note002 = bool(st.session_state.get("shape_note002", False))
         if not self.compact:
-            batch = st.number_input(tr("steps.split.batch"), min_value=1, max_value=4096, value=default_batch,
-                                    step=1, key="shape_batch", help=tr("steps.split.batch_help"))  # fmt: skip
-        table = shape_table(settings, scene.len_q, scene.len_k, batch=int(batch))
+            cols = st.columns(2, vertical_alignment="bottom")
+            note002 = cols[1].toggle(tr("steps.split.note002"), key="shape_note002")
+            batch = cols[0].number_input(
+                tr("steps.split.batch"), min_value=1, max_value=MAX_SHAPE_BATCH, value=default_batch, step=1,
+                key="shape_batch", help=tr("steps.split.batch_help", max=MAX_SHAPE_BATCH), disabled=note002,
+            )  # fmt: skip
+        n2 = NOTE_002_SIZES
+        sizes = (n2["batch"], n2["len_q"], n2["len_k"], n2["d_model"], n2["n_heads"]) if note002 else (
+            min(int(batch), MAX_SHAPE_BATCH), scene.len_q, scene.len_k, settings.d_model, settings.n_heads)
+        b, lq, lk, d, h = sizes
+        table = shape_table(replace(settings, d_model=d, n_heads=h), lq, lk, batch=b, one=tr("steps.one_head"),
+                            every=tr("steps.all_heads"))  # fmt: skip
         st.table(pd.DataFrame(table, columns=[tr("steps.col_tensor"), tr("steps.col_shape"), tr("steps.col_now")]))
+        self._defer(lambda: st.caption(tr("steps.split.computed", B=b, L=lq, Lk=lk, d=d, h=h)))
 
     def _scores(self) -> None:
         scene, settings = self.scene, self.settings
@@ -181,7 +194,8 @@ class StepsView:
 
     def _out(self) -> None:
         self._text("out", d=self.settings.d_model)
-        self._matrix(self.scene.output, self.scene.tokens, self.tr("steps.out.title"), "steps_output")
+        title = self.tr("steps.out.chart", L=self.scene.len_q, d=self.settings.d_model)  # it draws Y, not W^O
+        self._matrix(self.scene.output, self.scene.tokens, title, "steps_output")
         self._numbers(r"\mathrm{Output}", self.scene.output)
 
 

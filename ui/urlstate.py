@@ -14,6 +14,7 @@ from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_r
 import i18n
 from explorer import LIMITS, MASKS, PRESETS, REAL_SIZES, WEIGHT_SOURCES, Settings, apply_preset
 from ui import sticky
+from ui.lesson_state import URL_PARAMS as LESSON_PARAMS
 from ui.quiz_state import URL_PARAMS as QUIZ_PARAMS
 from ui.streamlit_guard import DROPPED_PARAM
 
@@ -90,13 +91,14 @@ def check_params(params: dict[str, str]) -> tuple[dict[str, object], list[str]]:
         elif name in BOOLS:
             if value.lower() not in ("true", "false"):
                 rejected.append(name)
-        elif name in QUIZ_PARAMS:  # the quiz's set and answers: ui.quiz_state checks them where it reads them
+        elif name in QUIZ_PARAMS or name in LESSON_PARAMS:  # checked where read: ui.quiz_state, ui.lesson_state
             continue
         elif name in TEXTS:
             if len(value) > LIMITS.max_chars or not encodable(value):
                 rejected.append(name)
-        elif name in ("join", "me", DROPPED_PARAM):  # the live class's code and student id (ui/live.py checks
-            continue  # them); ui.streamlit_guard's mark of a link Streamlit did not read (load_once)
+        elif name in ("join", "me", "erratum", DROPPED_PARAM):  # a live class's join code and student id
+            continue  # (ui/live.py checks them), the erratum a citation links to (app_pages/errata.py shows a known id
+            # first), ui.streamlit_guard's mark of a link Streamlit did not read (load_once)
         else:  # an unknown parameter: never echo its (user-controlled) name
             rejected.append("?")
     return accepted, rejected
