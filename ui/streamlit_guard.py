@@ -72,16 +72,30 @@ def clean_states(session_state: Any) -> int:
     return len(forged)
 
 
+def _wrong_kind(session_state: Any, state: Any) -> bool:
+    """A widget state of a kind its widget, as the last run registered it, does not take (a number for a
+    component whose callbacks read JSON: Streamlit's callback dispatch raises on it before any run starts)."""
+    metadata = session_state._new_widget_state.widget_metadata.get(state.id)
+    kind = state.WhichOneof("value")  # None: a value the browser cleared
+    return metadata is not None and kind is not None and kind != metadata.value_type
+
+
 def on_script_will_rerun(self: Any, fresh_widget_states: Any = None, **kwargs: Any) -> None:
-    """`SessionState.on_script_will_rerun`, with the widget states of ids Streamlit never made left out."""
+    """`SessionState.on_script_will_rerun`, with the widget states of ids Streamlit never made, or of a kind their
+    widget does not take, left out."""
     _runs.pop(id(self), None)  # a new run: its messages may be logged once again
     dropped = clean_states(self)
-    if fresh_widget_states is not None and any(_forged(w.id) for w in fresh_widget_states.widgets):
-        kept = [w for w in fresh_widget_states.widgets if not _forged(w.id)]
+
+    def bad(w: Any) -> bool:
+        return _forged(w.id) or _wrong_kind(self, w)
+
+    if fresh_widget_states is not None and any(bad(w) for w in fresh_widget_states.widgets):
+        kept = [w for w in fresh_widget_states.widgets if not bad(w)]
         dropped += len(fresh_widget_states.widgets) - len(kept)
         fresh_widget_states = type(fresh_widget_states)(widgets=kept)  # a copy: the browser's message stays
     if dropped:
-        _LOG.warning("Dropped widget states whose id the server never gave out (a forged message).")
+        _LOG.warning("Dropped widget states the server never gave out or of a kind their widget does not take "
+                     "(a forged message).")
     ORIGINAL["on_script_will_rerun"](self, fresh_widget_states, **kwargs)
 
 
@@ -192,7 +206,8 @@ def clean_session() -> None:
 
     state = getattr(getattr(get_script_run_ctx(suppress_warning=True), "session_state", None), "_state", None)
     if state is not None and clean_states(state):
-        _LOG.warning("Dropped widget states whose id the server never gave out (a forged message).")
+        _LOG.warning("Dropped widget states the server never gave out or of a kind their widget does not take "
+                     "(a forged message).")
 
 
 if __name__ == "__main__":  # `python3 -m ui.streamlit_guard run app.py ...`: Streamlit's CLI, installed first
