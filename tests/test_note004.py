@@ -59,7 +59,7 @@ def test_rotation_is_orthogonal_and_starts_at_identity():
         r = rotation(dk, 1.3).numpy()
         np.testing.assert_allclose(r @ r.T, np.eye(dk), atol=1e-12)
         np.testing.assert_allclose(rotation(dk, 0.0).numpy(), np.eye(dk), atol=1e-12)
-    assert rotation(1, math.pi).item() == -1.0
+    assert rotation(1, math.pi).item() == pytest.approx(-1.0, abs=1e-15)  # cos(pi) through libm: not exact
 
 
 def test_rotating_a_value_space_leaves_the_output_and_moves_rho():
@@ -262,7 +262,8 @@ def test_heads_page_rotation_leaves_output_and_moves_rho(make_app, mode):
     gap = float(re.search(r"output: \*\*([0-9.e+-]+)\*\*", text).group(1))
     before, after = map(float, re.search(r"\*\*([−\-0-9.]+) → ([−\-0-9.]+)\*\*", text).groups())
     cb, ca = map(float, re.findall(r"\*\*([−\-0-9.]+) → ([−\-0-9.]+)\*\*", text)[1])
-    assert gap < 1e-12 and abs(after - before) > 0.01 and cb == ca
+    # the cosine is unchanged by the turn; shown to 3 decimals, two roundings may differ by one in the last digit
+    assert gap < 1e-12 and abs(after - before) > 0.01 and abs(cb - ca) <= 0.0011
     if mode == "min":
         assert after < -0.3
 

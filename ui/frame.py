@@ -15,7 +15,7 @@ from pathlib import Path
 import streamlit as st
 
 from budget import on_sweep, start_janitor
-from ui import a11y, lesson_bar, live, quiz_state, streamlit_fixes
+from ui import a11y, lesson_bar, live, quiz_state, streamlit_fixes, streamlit_guard
 from ui.closed_sessions import expire_closed_sessions
 from ui.fair import install_waiter
 from ui.sidebar import build_context
@@ -70,6 +70,8 @@ def run_frame() -> None:
     """Draw the frame and run the page the URL asks for."""
     start_janitor()  # once per process: idle cache entries expire, freed memory goes back to the system
     streamlit_fixes.install()  # once per process: four per-run costs of Streamlit 1.67 (ui/streamlit_fixes.py)
+    streamlit_guard.install()  # no request outside, forged widget states dropped (if the server's start did not)
+    streamlit_guard.clean_session()
     on_sweep(expire_closed_sessions)  # and closed tabs past Streamlit's time to live are forgotten (registered once)
     # The presentation toggle is drawn later in the run; on a link's first run only the URL knows it is on.
     present = bool(st.session_state.get("present", str(st.query_params.get("present", "")).lower() == "true"))

@@ -17,6 +17,7 @@ from ui import screen, sticky, urlstate
 from ui.context import Context, set_context
 from ui.editing import parse_cell
 from ui.export import export_panel
+from ui.streamlit_guard import MAX_QUERY_FIELDS
 from ui.weight_source import fixed_size_widgets, pad_text_widget, real_sizes, sentence_tokens, source_widgets
 
 DEFAULTS = Settings()
@@ -195,6 +196,9 @@ def build_context() -> Context:
     candidate, problems = read_settings(tr)
     if urlstate.rejected_params():
         st.warning(tr("msg.url_rejected", names=", ".join(urlstate.rejected_params())), icon=":material/link:")
+    if urlstate.dropped_link():
+        st.warning(tr("msg.url_too_many", n=f"{urlstate.dropped_link():,}", limit=f"{MAX_QUERY_FIELDS:,}"),
+                   icon=":material/link_off:")  # fmt: skip
     urlstate.sync({"lang": lang, "preset": candidate.preset, "mask": candidate.mask, "padded": list(candidate.padded),
                    "source": candidate.weight_source, "theme": st.session_state.get("theme", "auto")})
     last_good: Settings = st.session_state.get(_LAST_GOOD, DEFAULTS)
