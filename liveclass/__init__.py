@@ -11,16 +11,15 @@ from __future__ import annotations
 
 import os
 
+from .errors import LiveError, StoreUnavailable
 from .rooms import (
     ALPHABET,
     CODE_LEN,
     Answer,
     Limits,
-    LiveError,
     Presence,
     Room,
     Rooms,
-    StoreUnavailable,
     Ticket,
     clean_nickname,
     normalise_code,

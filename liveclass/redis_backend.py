@@ -17,7 +17,8 @@ import redis
 from redis.backoff import NoBackoff
 from redis.retry import Retry
 
-from .rooms import LiveError, Record, StoreUnavailable
+from .errors import LiveError, StoreUnavailable
+from .rooms import Record
 
 P = "mha:live:"
 INDEX = P + "rooms"  # sorted set: open room code -> expiry time

@@ -18,6 +18,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from .errors import LiveError
+
 # No 0/O, 1/I/L, no vowels-only confusion: what a student reads off a projector and types on a phone.
 ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
 CODE_LEN = 6
@@ -34,21 +36,6 @@ class Limits:
     max_answer: int = 40  # characters of a typed answer (a number or a shape)
     ttl: float = 12 * 3600.0  # a room expires this long after it was opened
     seen_window: float = 15.0  # a student is connected while their last heartbeat is this recent
-
-
-class LiveError(ValueError):
-    """A refused request; `code` names the translated message `live.err.<code>`, `params` fill it."""
-
-    def __init__(self, code: str, **params: Any) -> None:
-        super().__init__(code)
-        self.code, self.params = code, params
-
-
-class StoreUnavailable(LiveError):
-    """The room store did not answer in time (Redis down, database locked): the app works on its own."""
-
-    def __init__(self) -> None:
-        super().__init__("store_down")
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,8 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from .rooms import LiveError, Record, StoreUnavailable
+from .errors import LiveError, StoreUnavailable
+from .rooms import Record
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS rooms (

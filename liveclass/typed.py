@@ -16,7 +16,7 @@ from typing import Any
 
 from explorer.quiz_model import Msg, Question, Trap, check_answer, feedback, parse_number, parse_shape
 
-from .rooms import LiveError
+from .errors import LiveError
 
 TYPED = ("number", "shape")
 MAX_DIMS = 6  # a shape has at most this many dimensions (as the quiz reads them)

@@ -4,10 +4,10 @@ import streamlit as st
 
 from explorer import positional_tables
 from figures import pe_curves, pe_heatmap, pe_similarity, wavelength_chart
+from frame import outside_frame
 from ui.chart_element import show, side_by_side
 from ui.context import get_context
 from ui.figure_cache import cached_figure
-from ui.frame import outside_frame
 
 MAX_LENGTH, MAX_D = 256, 1024
 

@@ -5,9 +5,9 @@ import re
 import streamlit as st
 
 from explorer.quiz import Question, answer_text, check_answer, feedback, make_questions, parse_answer, text
+from frame import outside_frame
 from ui import quiz_state
 from ui.context import get_context
-from ui.frame import outside_frame
 
 if outside_frame():
     st.stop()

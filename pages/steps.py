@@ -6,9 +6,9 @@ In presentation mode one step fills one screen, with previous/next buttons and c
 
 import streamlit as st
 
+from frame import outside_frame
 from ui.context import get_context
 from ui.errata_links import errata_links
-from ui.frame import outside_frame
 from ui.present import key_listener, present_steps, url_step
 from ui.steps_view import STEP_KEYS, StepsView
 from ui.weight_source import batch_panel, flat_note, prev_head_panel

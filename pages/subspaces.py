@@ -5,12 +5,12 @@ import streamlit as st
 
 from explorer import head_subspace_overlap, off_diagonal, output_by_head
 from figures import matrix_heatmap, tiled_heads
+from frame import outside_frame
 from mha_core.why import additive_attention, layer_norm_stats, residual_layer_norm
 from ui.chart_element import show, side_by_side
 from ui.context import get_context
 from ui.errata_links import errata_links
 from ui.figure_cache import cached_figure
-from ui.frame import outside_frame
 from ui.head_similarity import head_similarity_section
 
 if outside_frame():

@@ -108,7 +108,9 @@ def send_choice_question(teacher) -> str:
 
 def test_question_hidden_until_reveal_counted_once_and_exported_as_text():
     import i18n
-    from ui.live import _text, answers_csv, rooms
+    from classroom.console import answers_csv
+    from classroom.session import rooms
+    from classroom.session import text as _text
 
     teacher, _, (ann, bo) = teacher_and_students(2)
     kind = send_choice_question(teacher)
@@ -181,7 +183,7 @@ def test_a_student_cannot_lead_even_with_a_forged_session():
     student.session_state["_live_key"] = "guessed"
     student.number_input(key="n_heads").set_value(1).run()
     assert "Only the teacher" in texts(student)
-    from ui.live import rooms
+    from classroom.session import rooms
 
     assert '"n_heads": 1' not in rooms().room(code).state.get("settings", "")
 

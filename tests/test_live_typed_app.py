@@ -30,7 +30,8 @@ def answer(student, qid: str, typed: str) -> None:
 
 
 def test_a_typed_number_is_answered_counted_once_and_revealed_with_each_students_verdict():
-    from ui.live import answers_csv, rooms
+    from classroom.console import answers_csv
+    from classroom.session import rooms
 
     teacher, code, (ann, bo) = teacher_and_students(2)
     for _ in range(20):  # the draw follows the clock: Bo's wrong answer h must not be the right one (64 / 8 = 8)
@@ -74,7 +75,7 @@ def test_a_typed_number_is_answered_counted_once_and_revealed_with_each_students
     shown = texts(bo)
     assert f"Not this one. The answer is {right}." in shown
     assert en("quiz.d_k.trap_h") in shown  # the quiz's own feedback for this wrong answer
-    from ui.live import _text
+    from classroom.session import text as _text
 
     assert _text(en, q["explain"]) in shown  # the why
     again = session({"join": code, "me": bo.session_state["_live_sid"]})  # Bo reloads: the verdict is the store's

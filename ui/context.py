@@ -40,10 +40,8 @@ def set_context(ctx: Context) -> None:
 
 
 def get_context() -> Context:
-    """The context app.py built for this run. A page opened without the frame builds it itself."""
+    """The context the frame built for this run (every page runs inside the frame: frame.outside_frame)."""
     ctx = st.session_state.get(_KEY)
-    if ctx is None:  # a page run on its own (e.g. in a test): build the frame's context first
-        from ui.sidebar import build_context
-
-        ctx = build_context()
+    if ctx is None:
+        raise RuntimeError("no context: a page runs inside the frame (frame.outside_frame)")
     return ctx

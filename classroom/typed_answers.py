@@ -1,6 +1,5 @@
 """Typed questions of a live class on screen (a number or a shape): the student's box and verdict, the teacher's
-histogram of typed answers. Called from ui/live.py's question functions; reading, checking and counting the
-answers is liveclass.typed's (the quiz's own rules)."""
+histogram of typed answers. Reading, checking and counting the answers is liveclass.typed's (the quiz's own rules)."""
 
 from __future__ import annotations
 
@@ -9,6 +8,7 @@ from typing import Any
 
 import streamlit as st
 
+from classroom import session as live
 from explorer.quiz import answer_text
 from liveclass import LiveError, Room, Rooms
 from liveclass.typed import Bar, as_quiz, is_typed, label, own_feedback, read
@@ -17,12 +17,6 @@ ERR = "_live_typed_err"  # (qid, text refused, error code, params): the message 
 HIST = "_live_typed_hist"  # (qid, bars, own answer): read once after the reveal (answers are closed then)
 
 __all__ = ["answer_cell", "is_typed", "projector", "student", "teacher_bars"]
-
-
-def _live() -> Any:
-    from ui import live  # ui.live calls this module: imported at call time
-
-    return live
 
 
 def _hints(tr: Callable[..., str], question: dict[str, Any]) -> None:
@@ -34,7 +28,7 @@ def _hints(tr: Callable[..., str], question: dict[str, Any]) -> None:
 def _send(tr: Callable[..., str], room: Room, text: str, nick: str) -> None:
     """Check the typed text here first (one message, nothing sent when it is not a number / shape); the store
     checks it again."""
-    live, ss = _live(), st.session_state
+    ss = st.session_state
     store = live.rooms()
     try:
         value = read(room.question["answer_type"], text, store.limits.max_answer)
@@ -48,10 +42,10 @@ def _send(tr: Callable[..., str], room: Room, text: str, nick: str) -> None:
 
 def student(tr: Callable[..., str], room: Room) -> None:
     """A student's card: type the answer and send it (changeable until the reveal); then the verdict and why."""
-    live, ss, q = _live(), st.session_state, room.question or {}
+    ss, q = st.session_state, room.question or {}
     sent = ss.setdefault(live.SENT, {})
     with st.container(border=True):
-        st.markdown(f"**{tr('live.q_title')}** · {live._prompt(tr, q['prompt'])}")
+        st.markdown(f"**{tr('live.q_title')}** · {live.prompt(tr, q['prompt'])}")
         if room.revealed and room.solution is not None:
             _student_revealed(tr, room)
             return
@@ -76,7 +70,7 @@ def _student_revealed(tr: Callable[..., str], room: Room) -> None:
     """The right answer, this student's answer and verdict as the store graded it (after a reload too), the quiz's
     feedback for their slip, why, and the class's histogram. The store is read once per question (answers are
     closed after the reveal), not on every tick of the student's timer."""
-    live, ss = _live(), st.session_state
+    ss = st.session_state
     cached = ss.get(HIST)
     if cached is None or cached[0] != room.qid:
         try:
@@ -98,8 +92,8 @@ def _student_revealed(tr: Callable[..., str], room: Room) -> None:
             st.error(tr("live.you_wrong", answer=right), icon=":material/cancel:")
             slip = own_feedback(q, mine.value)
             if slip is not None:
-                st.markdown(f"**{live._text(tr, {'key': slip.key, 'params': slip.args})}**")
-    st.markdown(live._prompt(tr, room.question["explain"]))
+                st.markdown(f"**{live.text(tr, {'key': slip.key, 'params': slip.args})}**")
+    st.markdown(live.prompt(tr, room.question["explain"]))
     _histogram(tr, bars, revealed=True)
 
 
@@ -111,7 +105,7 @@ def _histogram(tr: Callable[..., str], bars: list[Bar], revealed: bool) -> None:
         st.caption(tr("live.typed.none_yet"))
         return
     st.caption(tr("live.typed.hist", n=total))
-    md = _live().md
+    md = live.md
     for b in bars:
         name = tr("live.typed.other") if b.label is None else md(b.label)
         mark = " ✓" if revealed and b.right else ""
@@ -129,16 +123,15 @@ def teacher_bars(tr: Callable[..., str], store: Rooms, code: str, key: str, room
 def projector(tr: Callable[..., str], store: Rooms, code: str, key: str, room: Room) -> None:
     """The main screen (the class sees it): the count while answers come in, the answer, why and the histogram
     once revealed."""
-    live = _live()
     with st.container(border=True):
-        st.markdown(f"**{tr('live.q_title')}** · {live._prompt(tr, room.question['prompt'])}")
+        st.markdown(f"**{tr('live.q_title')}** · {live.prompt(tr, room.question['prompt'])}")
         st.caption(tr(f"live.typed.expects.{room.question['answer_type']}"))
         _hints(tr, room.question)
         bars = store.typed_tally(code, key) or []
         if room.revealed and room.solution is not None:
             q = as_quiz(room.question, room.solution)
             st.success(tr("live.answer_is", answer=live.md(answer_text(q))), icon=":material/lightbulb:")
-            st.markdown(live._prompt(tr, room.question["explain"]))
+            st.markdown(live.prompt(tr, room.question["explain"]))
             _histogram(tr, bars, revealed=True)
         else:
             st.metric(tr("live.q_answers"), f"{sum(b.count for b in bars):,}", border=False)

@@ -12,47 +12,19 @@ from pathlib import Path
 
 import streamlit as st
 
+import classroom
 from budget import on_sweep, start_janitor
-from ui import live, streamlit_fixes
+from ui import streamlit_fixes
 from ui.closed_sessions import expire_closed_sessions
 from ui.fair import install_waiter
+from ui.nav import PAGES, page_icon
 from ui.sidebar import build_context
 from ui.streamlit_text import not_found_page
 
 _state = threading.local()  # each session's script runs in its own thread
 
-PAGES: tuple[tuple[str, ...], ...] = (
-    # (file, url_path == file stem, title key, section key); the first is the home page at "/"
-    ("pages/home.py", "home", "page.home", "nav.explore"),
-    ("pages/inputs.py", "inputs", "page.inputs", "nav.explore"),
-    ("pages/steps.py", "steps", "page.steps", "nav.explore"),
-    ("pages/heads.py", "heads", "page.heads", "nav.explore"),
-    ("pages/positional.py", "positional", "page.positional", "nav.explore"),
-    ("pages/worked.py", "worked", "page.worked", "nav.classroom"),
-    ("pages/quiz.py", "quiz", "page.quiz", "nav.classroom"),
-    ("pages/lab.py", "lab", "page.lab", "nav.beyond"),
-    ("pages/why.py", "why", "page.why", "nav.beyond"),
-    ("pages/subspaces.py", "subspaces", "page.subspaces", "nav.beyond"),
-    ("pages/minilm.py", "minilm", "page.minilm", "nav.beyond"),
-    ("pages/note004.py", "note004", "page.note004", "nav.beyond"),
-    ("pages/errata.py", "errata", "page.errata", "nav.beyond"),
-)
-# Material Symbols ship with Streamlit's own static files: they draw the same on every machine, offline,
-# where emoji need an emoji font the classroom computer may not have (they show as empty boxes there).
-ICONS = {
-    "home": "home", "inputs": "text_fields", "steps": "stairs", "heads": "view_module", "positional": "waves",
-    "worked": "edit_note", "quiz": "quiz", "lab": "model_training", "why": "lightbulb", "minilm": "smart_toy",
-    "subspaces": "extension", "note004": "science", "errata": "rule",
-}  # fmt: skip
-
-
 # The tab's icon is a file of the app: a Material Symbol as favicon is fetched from Google's font server.
-FAVICON = Path(__file__).resolve().parent.parent / "static" / "favicon.png"
-
-
-def page_icon(url: str) -> str:
-    """The Material Symbol of a page (its url_path), as Streamlit's icon= parameters take it."""
-    return f":material/{ICONS.get(url, 'description')}:"
+FAVICON = Path(__file__).resolve().parent / "static" / "favicon.png"
 
 
 def run_frame() -> None:
@@ -66,7 +38,7 @@ def run_frame() -> None:
         page_title="Multi-head attention explorer · 多头注意力", page_icon=str(FAVICON), layout="wide",
         initial_sidebar_state="collapsed" if present else "auto",
     )
-    live.before_settings()  # a join link, or the teacher's settings a live-class student follows
+    classroom.before_settings()  # a join link, or the teacher's settings a live-class student follows
     live_slot = st.sidebar.container()  # the live-class panel, above the settings
     ctx = build_context()
     install_waiter(ctx.t)  # a heavy chart that has to wait for the CPU says so (ui/fair.py)
@@ -85,11 +57,11 @@ def run_frame() -> None:
             " .katex { font-size: 1.5em; }</style>"
         )
     nav = st.navigation(sections, position="sidebar", expanded=True)  # 13+ pages: no untranslated "View 3 more"
-    live.on_page(ctx, nav.url_path or PAGES[0][1], live_slot)
+    classroom.on_page(ctx, nav.url_path or PAGES[0][1], live_slot)
     _state.inside = True
     try:
         nav.run()
-        live.after_page()  # a live-class student's page was drawn to the end
+        classroom.after_page()  # a live-class student's page was drawn to the end
     finally:
         _state.inside = False
 

@@ -1,0 +1,38 @@
+"""The app's pages, in one list: file, url path, title key, section (the frame builds the navigation from it, the
+classroom sends followers to a page by its url path, the theme switch stores its choice for every path)."""
+
+from __future__ import annotations
+
+PAGES: tuple[tuple[str, ...], ...] = (
+    # (file, url_path == file stem, title key, section key); the first is the home page at "/"
+    ("pages/home.py", "home", "page.home", "nav.explore"),
+    ("pages/inputs.py", "inputs", "page.inputs", "nav.explore"),
+    ("pages/steps.py", "steps", "page.steps", "nav.explore"),
+    ("pages/heads.py", "heads", "page.heads", "nav.explore"),
+    ("pages/positional.py", "positional", "page.positional", "nav.explore"),
+    ("pages/worked.py", "worked", "page.worked", "nav.classroom"),
+    ("pages/quiz.py", "quiz", "page.quiz", "nav.classroom"),
+    ("pages/lab.py", "lab", "page.lab", "nav.beyond"),
+    ("pages/why.py", "why", "page.why", "nav.beyond"),
+    ("pages/subspaces.py", "subspaces", "page.subspaces", "nav.beyond"),
+    ("pages/minilm.py", "minilm", "page.minilm", "nav.beyond"),
+    ("pages/note004.py", "note004", "page.note004", "nav.beyond"),
+    ("pages/errata.py", "errata", "page.errata", "nav.beyond"),
+)
+# Material Symbols ship with Streamlit's own static files: they draw the same on every machine, offline,
+# where emoji need an emoji font the classroom computer may not have (they show as empty boxes there).
+ICONS = {
+    "home": "home", "inputs": "text_fields", "steps": "stairs", "heads": "view_module", "positional": "waves",
+    "worked": "edit_note", "quiz": "quiz", "lab": "model_training", "why": "lightbulb", "minilm": "smart_toy",
+    "subspaces": "extension", "note004": "science", "errata": "rule",
+}  # fmt: skip
+
+
+def page_icon(url: str) -> str:
+    """The Material Symbol of a page (its url_path), as Streamlit's icon= parameters take it."""
+    return f":material/{ICONS.get(url, 'description')}:"
+
+
+def page_files() -> dict[str, str]:
+    """url path -> page file."""
+    return {url: path for path, url, *_ in PAGES}
