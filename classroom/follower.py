@@ -1,4 +1,15 @@
-"""A student's phone in a live class: the bar that follows the teacher, exploring and coming back, the question card."""
+"""A student's phone in a live class. It follows passively: the page, settings and step are the class's (read from the
+room, never from this phone's widgets), so there is nothing to drift and no Prev/Next to leave the teacher by. An
+explicit "Explore on my own" opens the whole app at the class's setting; "Back to the teacher" lands on the class's
+page, settings and step every time, because following draws the room's state, not the widgets'.
+
+How a follower learns of a change: its bar is a fragment that runs every POLL_STUDENT seconds (`st.fragment(
+run_every=...)`, Streamlit's own timer). It reads the room's version (one read by primary key, shared by the process's
+followers for VERSION_AGE); while the version is the same it redraws one caption. When the class's page, settings or
+step moved, it reruns the app, which draws the room's state. A run that was cut short (the browser's next request
+under load) never reaches `after_page`, so the bar asks for the page again (at most MAX_REDRAWS times for one state):
+a follower is never left on a partly drawn page.
+"""
 
 from __future__ import annotations
 
@@ -8,82 +19,152 @@ from typing import Any
 
 import streamlit as st
 
-from classroom import typed_answers
+from classroom import identity, questions, typed_answers
 from classroom.session import (
-    APPLIED,
-    BEAT,
-    BEAT_AT,
-    CODE,
-    DOWN,
-    ECHOES,
-    FOLLOW,
-    MAX_REDRAWS,
-    OPEN,
-    PENDING,
-    POLL_STUDENT,
-    REDRAWS,
-    ROLE,
-    ROOM,
-    SEEN,
-    SENT,
-    SHOWN,
-    SID,
-    VERSION_AGE,
-    bars,
-    error,
-    fragment_only,
-    leave,
-    prompt,
-    rooms,
-    text,
-)
-from liveclass import LiveError, Room, StoreUnavailable, follow
-from ui.nav import PAGES
+    BEAT, BEAT_AT, CODE, DOWN, DRAWN, FOLLOW, MAX_REDRAWS, POLL_STUDENT, REDRAWS, ROLE, ROOM, SEEN, SENT, SID,
+    STUDENT, VERSION_AGE, error, followed, leave, read_room, rooms, say, state_settings, state_step,
+)  # fmt: skip
+from explorer import Settings
+from figures.style import FigureStyle
+from liveclass import LiveError, Room, StoreUnavailable
+from ui import screen
+from ui.context import Context
+from ui.export import apply_to_widgets
+from ui.nav import page_files
+
+VIEWING = "_live_viewing"  # the followed state this run draws (after_page marks it drawn)
+
+
+def following() -> bool:
+    return st.session_state.get(ROLE) == STUDENT and bool(st.session_state.get(FOLLOW))
+
+
+def room_now() -> Room | None:
+    """The room as the bar last read it (read now when this session has none); None when it is gone."""
+    ss = st.session_state
+    room = ss.get(ROOM)
+    if room is None:
+        try:
+            room = read_room(rooms(), ss[CODE])
+        except StoreUnavailable:
+            return None
+        except LiveError as err:
+            leave()
+            error(err)
+            return None
+    return room
+
+
+def context(state: dict[str, Any], lang: str, tr: Callable[..., str], projector: bool = False) -> Context:
+    """The context of a followed page: the class's settings, step and presentation mode; this screen's language and
+    figure style (a phone's, or the projector's large one)."""
+    settings = state_settings(state) or Settings()
+    present = projector or bool(state.get("present"))
+    dark = screen.browser_is_dark()
+    if projector:
+        style = FigureStyle.large()
+    elif screen.is_phone():
+        style = FigureStyle.phone()
+    else:
+        style = FigureStyle()
+    st.session_state[VIEWING] = followed(state)
+    return Context(lang=lang, t=tr, settings=settings, style=style.with_(dark=dark), large=projector,
+                   present=present, screen="projector" if projector else "follower")  # fmt: skip
+
+
+def go_to_class_page(state: dict[str, Any], page: str, query: dict[str, str]) -> None:
+    """Before the page: to the class's page when this run is on another, and the class's step."""
+    target = state.get("page") or "home"
+    files = page_files()
+    st.session_state["step_index"] = state_step(state)
+    if target != page and target in files:
+        st.switch_page(files[target], query_params=query)
+
+
+def after_page() -> None:
+    """End of a page run that was not cut short: the followed state is on the screen."""
+    ss = st.session_state
+    if VIEWING in ss:
+        ss[DRAWN] = ss.pop(VIEWING)
+
+
+def want_redraw(room: Room | None) -> bool:
+    """In a run of the bar alone: True when the page must be drawn again (the class moved, or the last full run was
+    cut short before its end), at most MAX_REDRAWS times for one state."""
+    ss = st.session_state
+    if room is None:
+        return False
+    want = followed(room.state)
+    if want == ss.get(DRAWN):
+        return False
+    last, count = ss.get(REDRAWS) or (None, 0)
+    count = count + 1 if last == want else 1
+    if count > MAX_REDRAWS:
+        return False
+    ss[REDRAWS] = (want, count)
+    return True
+
+
+# ---------------------------------------------------------------- joining again, exploring, coming back
+def rejoin() -> None:
+    """The seat was given back after a long absence (a phone asleep): join again, quietly, with a new seat."""
+    ss = st.session_state
+    code, sid = rooms().join(ss[CODE], ss[SID], identity.client())
+    ss[SID] = sid
+    st.query_params["join"], st.query_params["me"] = code, sid
+
+
+def explore() -> None:
+    """"Explore on my own": the whole app, at the class's page, settings and step, for this student to change."""
+    ss = st.session_state
+    room = ss.get(ROOM)
+    state = room.state if room is not None else {}
+    settings = state_settings(state)
+    if settings is not None:
+        apply_to_widgets(settings)
+    ss["step_index"] = state_step(state)
+    ss["present"] = bool(state.get("present"))
+    ss[FOLLOW] = False
+    ss[BEAT_AT] = 0.0
 
 
 def back() -> None:
-    st.session_state[FOLLOW] = True
-    st.session_state[APPLIED] = None
-    st.session_state[BEAT_AT] = 0.0
-
-
-def panel(tr: Callable[..., str]) -> None:
-    st.caption(tr("live.student_in", room=st.session_state[CODE]))
-    st.button(tr("live.leave"), key="live_leave", on_click=leave, icon=":material/logout:")
-
-
-def _follow(state: dict[str, Any], page: str) -> None:
-    """Go where the teacher is: the next run applies their settings before the widgets are drawn."""
-    files = {p[1]: p[0] for p in PAGES}
-    target = state.get("page")
+    """"Back to the teacher": following again; the next run draws the class's page, settings and step."""
     ss = st.session_state
-    ss[APPLIED] = state
-    if target not in files:
-        return
-    ss[PENDING] = state
-    ss[OPEN] = True  # drawn only once a full run reaches after_page (a run cut short earlier is asked again)
-    echoes = ss.get(ECHOES, [])
-    if not echoes or echoes[-1][1] != state:  # a new state of the teacher (a retry adds nothing, ages nothing)
-        ss[ECHOES] = follow.remember(echoes, time.monotonic(), ss.get(SHOWN), state)
-    if target != page:  # bound settings widgets write the URL themselves from the state applied next run
-        st.switch_page(files[target], query_params={"join": ss[CODE], "me": ss[SID]})
-    st.rerun(scope="app")
+    ss[FOLLOW] = True
+    ss[BEAT_AT] = 0.0
+    ss.pop(DRAWN, None)
+    ss["present"] = False  # this phone's own presentation toggle (exploring) is not the class's
 
 
+def _leave() -> None:
+    leave()
+    say("info", "live.left")
+
+
+def sidebar(tr: Callable[..., str]) -> None:
+    """The student's part of the sidebar: which class, and leaving it."""
+    st.sidebar.caption(tr("live.student_in", room=st.session_state[CODE]))
+    st.sidebar.button(tr("live.leave"), key="live_leave", on_click=_leave, icon=":material/logout:")
+
+
+# ---------------------------------------------------------------- the bar
 @st.fragment(run_every=POLL_STUDENT)
-def bar(tr: Callable[..., str], page: str) -> None:
+def bar(tr: Callable[..., str]) -> None:
+    """Top of every page of a joined student: following or exploring, the way back, the class's question."""
     ss = st.session_state
-    if ss.get(ROLE) != "student":
+    if ss.get(ROLE) != STUDENT:
         return
     code, sid = ss[CODE], ss[SID]
     try:
         store = rooms()
         version = store.version(code, max_age=VERSION_AGE)
         if time.monotonic() - float(ss.get(BEAT_AT, 0.0)) > BEAT:
-            store.heartbeat(code, sid, bool(ss.get(FOLLOW)))
+            if not store.heartbeat(code, sid, bool(ss.get(FOLLOW))):
+                rejoin()
             ss[BEAT_AT] = time.monotonic()
         if version != ss.get(SEEN) or ss.get(ROOM) is None:
-            ss[ROOM], ss[SEEN] = store.room(code), version
+            read_room(store, code)
         ss[DOWN] = False
     except StoreUnavailable:
         ss[DOWN] = True
@@ -92,74 +173,26 @@ def bar(tr: Callable[..., str], page: str) -> None:
         error(err)
         st.rerun(scope="app")
     room: Room | None = ss.get(ROOM)
-    if room is not None and ss.get(FOLLOW) and room.state and room.state != ss.get(APPLIED):
-        _follow(room.state, page)
-    if ss.get(FOLLOW) and ss.get(OPEN) and fragment_only() and ss.get(REDRAWS, 0) < MAX_REDRAWS:
-        # the last full run reached the follow decision but was cut short before the page was drawn (the
-        # browser's next request, under load): nothing else would ever draw it, so run the page again
-        ss[REDRAWS] = ss.get(REDRAWS, 0) + 1
+    if ss.get(FOLLOW) and questions.fragment_run() and want_redraw(room):
         st.rerun(scope="app")
     if ss.get(DOWN):
         st.warning(tr("live.err.store_down"), icon=":material/cloud_off:")
     elif ss.get(FOLLOW):
-        st.caption(f":material/sync: {tr('live.following', room=code)}")
+        left, right = st.columns([3, 2], vertical_alignment="center")
+        left.caption(f":material/sync: {tr('live.following', room=code)}")
+        right.button(tr("live.explore"), key="live_explore", on_click=explore, icon=":material/explore:",
+                     width="stretch", help=tr("live.explore_help"))  # fmt: skip
     else:
-        left, right = st.columns([3, 1], vertical_alignment="center")
+        left, right = st.columns([3, 2], vertical_alignment="center")
         left.info(tr("live.exploring"), icon=":material/explore:")
         right.button(tr("live.back"), key="live_back", on_click=back, icon=":material/undo:", type="primary",
                      width="stretch")  # fmt: skip
     if room is not None and room.question:
-        _student_question(tr, room)
-
-
-def _student_question(tr: Callable[..., str], room: Room) -> None:
-    ss, q = st.session_state, room.question or {}
-    if typed_answers.is_typed(q):  # a number or a shape to type
-        typed_answers.student(tr, room)
-        return
-    options = [text(tr, o) for o in q.get("options", [])]
-    sent = ss.setdefault(SENT, {})
-    with st.container(border=True):
-        st.markdown(f"**{tr('live.q_title')}** · {prompt(tr, q['prompt'])}")
-        if room.revealed and room.answer is not None:
-            _revealed(tr, room, options, sent.get(room.qid))
-            return
-        pick = st.radio(tr("live.q_title"), range(len(options)), index=None, key=f"live_pick_{room.qid}",
-                        format_func=lambda i: options[i], label_visibility="collapsed")  # fmt: skip
-        nick = st.text_input(tr("live.nickname"), key="live_nick", max_chars=24, help=tr("live.nickname_help"))
-        if st.button(tr("live.send"), key=f"live_send_{room.qid}", disabled=pick is None, icon=":material/send:",
-                     type="primary"):  # fmt: skip
-            try:
-                rooms().submit(ss[CODE], ss[SID], room.qid, int(pick), nick)
-                sent[room.qid] = int(pick)
-            except LiveError as err:
-                st.warning(tr(f"live.err.{err.code}", **err.params), icon=":material/warning:")
-        if room.qid in sent:
-            st.success(tr("live.sent", answer=options[sent[room.qid]]), icon=":material/check:")
+        if typed_answers.is_typed(room.question):
+            typed_answers.student(tr, room)
         else:
-            st.caption(tr("live.hidden_until_reveal"))
+            questions.student(tr, room, ss.setdefault(SENT, {}))
 
 
-def _revealed(tr: Callable[..., str], room: Room, options: list[str], mine: int | None) -> None:
-    q = room.question or {}
-    right = options[room.answer] if room.answer is not None else ""
-    if mine is None:
-        st.info(tr("live.answer_is", answer=right), icon=":material/lightbulb:")
-    elif mine == room.answer:
-        st.success(tr("live.you_right", answer=right), icon=":material/check_circle:")
-    else:
-        st.error(tr("live.you_wrong", answer=right), icon=":material/cancel:")
-    st.markdown(prompt(tr, q["explain"]))
-    try:
-        counts = rooms().tally(st.session_state[CODE])
-    except LiveError:
-        counts = None
-    if counts:
-        bars(tr, options, counts, room.answer)
-
-
-def after_page() -> None:
-    """End of a page run that was not cut short: the state a following student was sent is on their screen."""
-    if st.session_state.get(ROLE) == "student":
-        st.session_state[OPEN] = False
-        st.session_state[REDRAWS] = 0
+__all__ = ["after_page", "back", "bar", "context", "explore", "following", "go_to_class_page", "rejoin", "room_now",
+           "sidebar", "want_redraw"]  # fmt: skip

@@ -21,6 +21,9 @@ class Context:
     style: FigureStyle
     large: bool
     present: bool = False
+    # "" for the explorer; "follower" (a student's phone following the teacher) or "projector" in a live class:
+    # the class's page, settings and step, with no control that would leave them (ui/present.py hides Prev/Next)
+    screen: str = ""
     shown: Scene | None = field(default=None, repr=False)  # a page's own scene for this run (with_scene)
 
     @property

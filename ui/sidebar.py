@@ -175,18 +175,23 @@ def reset_button(tr) -> None:
                       help=tr("screen.reset_help"), width="stretch")  # fmt: skip
 
 
-def build_context() -> Context:
-    """Language, sidebar, validation and the cached Scene for this run."""
+def language_choice() -> str:
+    """Start of a run: the link's settings (first run), the sticky choices, and the language picker (sidebar)."""
     urlstate.load_once()
     urlstate.keep_preset_fill()
     sticky.restore()
     for key, default in (("lang", _lang_default()), ("preset", DEFAULTS.preset), ("mask", DEFAULTS.mask)):
         if key not in st.session_state:
             sticky.set_choice(key, default)
-    lang = st.sidebar.selectbox(
+    return st.sidebar.selectbox(
         ":material/translate: Language / 语言", i18n.LANGS, key="lang", format_func=lambda code: i18n.LANG_NAMES[code],
         on_change=sticky.remember, args=("lang",),
     )  # fmt: skip
+
+
+def build_context() -> Context:
+    """Language, sidebar, validation and the cached Scene for this run."""
+    lang = language_choice()
     tr = i18n.translator(lang)
     st.sidebar.toggle(tr("sb.present"), key="present", help=tr("sb.present_help"), bind="query-params")
     large = st.sidebar.toggle(tr("sb.large"), key="large", help=tr("sb.large_help"), bind="query-params")

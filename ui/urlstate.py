@@ -93,7 +93,7 @@ def check_params(params: dict[str, str]) -> tuple[dict[str, object], list[str]]:
         elif name in TEXTS:
             if len(value) > LIMITS.max_chars or not encodable(value):
                 rejected.append(name)
-        elif name in ("join", "me"):  # the live class's join code and student id: classroom/ checks them
+        elif name in ("join", "me", "room", "screen", "invite", "as"):  # the live class's: classroom/ checks them
             continue
         else:  # an unknown parameter: never echo its (user-controlled) name
             rejected.append("?")
