@@ -11,17 +11,23 @@ import threading
 from pathlib import Path
 
 import streamlit as st
+from streamlit.runtime.scriptrunner_utils.exceptions import RerunException
 
 import classroom
+import i18n
 from budget import on_sweep, start_janitor
 from ui import streamlit_fixes
 from ui.closed_sessions import expire_closed_sessions
+from ui.context import set_context
 from ui.fair import install_waiter
 from ui.nav import PAGES, page_icon
-from ui.sidebar import build_context
+from ui.sidebar import build_context, language_choice
 from ui.streamlit_text import not_found_page
 
 _state = threading.local()  # each session's script runs in its own thread
+# Every screen: a display formula wider than a phone scrolls inside its own box instead of widening the page.
+_CSS = ("<style>[data-testid='stMarkdownContainer'] .katex-display { overflow-x: auto; overflow-y: hidden;"
+        " max-width: 100%; padding-bottom: .2rem; }</style>")  # fmt: skip
 
 # The tab's icon is a file of the app: a Material Symbol as favicon is fetched from Google's font server.
 FAVICON = Path(__file__).resolve().parent / "static" / "favicon.png"
@@ -32,15 +38,27 @@ def run_frame() -> None:
     start_janitor()  # once per process: idle cache entries expire, freed memory goes back to the system
     streamlit_fixes.install()  # once per process: four per-run costs of Streamlit 1.67 (ui/streamlit_fixes.py)
     on_sweep(expire_closed_sessions)  # and closed tabs past Streamlit's time to live are forgotten (registered once)
+    classroom.start_of_run()  # a join, projector or console link; a console's settings to show
+    shown = classroom.view()  # the class's state when this run draws it for a following phone or the projector
     # The presentation toggle is drawn later in the run; on a link's first run only the URL knows it is on.
     present = bool(st.session_state.get("present", str(st.query_params.get("present", "")).lower() == "true"))
     st.set_page_config(
         page_title="Multi-head attention explorer · 多头注意力", page_icon=str(FAVICON), layout="wide",
-        initial_sidebar_state="collapsed" if present else "auto",
+        initial_sidebar_state="collapsed" if present or shown else "auto",
     )
-    classroom.before_settings()  # a join link, or the teacher's settings a live-class student follows
-    live_slot = st.sidebar.container()  # the live-class panel, above the settings
-    ctx = build_context()
+    if shown is None:
+        live_slot = st.sidebar.container()  # the live-class part of the sidebar, above the settings
+        ctx = build_context()
+    else:  # a live class's follower or projector: the class's settings, no settings widgets to drift
+        state, kind = shown
+        if kind == classroom.PROJECTOR:  # the class's language, and no sidebar at all
+            live_slot = st.container()
+            lang = state.get("lang") if state.get("lang") in i18n.LANGS else i18n.DEFAULT_LANG
+        else:
+            live_slot = st.sidebar.container()
+            lang = language_choice()
+        ctx = classroom.view_context(state, kind, lang, i18n.translator(lang))
+        set_context(ctx)
     install_waiter(ctx.t)  # a heavy chart that has to wait for the CPU says so (ui/fair.py)
     sections: dict[str, list] = {}
     for i, (path, url, title, *section) in enumerate(PAGES):
@@ -56,12 +74,16 @@ def run_frame() -> None:
             " h1 { font-size: 3rem !important; } h2 { font-size: 2.2rem !important; }"
             " .katex { font-size: 1.5em; }</style>"
         )
-    nav = st.navigation(sections, position="sidebar", expanded=True)  # 13+ pages: no untranslated "View 3 more"
-    classroom.on_page(ctx, nav.url_path or PAGES[0][1], live_slot)
+    st.html(_CSS)
+    # 13+ pages: expanded, no untranslated "View 3 more"; a follower and the projector navigate with the class only
+    nav = st.navigation(sections, position="hidden" if shown else "sidebar", expanded=True)
+    classroom.on_page(ctx, nav.url_path or PAGES[0][1], live_slot, shown[0] if shown else None)
     _state.inside = True
     try:
         nav.run()
-        classroom.after_page()  # a live-class student's page was drawn to the end
+    except RerunException:  # another request cut the page short: a live-class follower's page is not all drawn
+        classroom.cut_short()
+        raise
     finally:
         _state.inside = False
 

@@ -1,110 +1,96 @@
-"""The live class: a teacher leads, students follow and answer. One module per screen (console, projector, follower,
-join) over the room store `liveclass`, which knows nothing of pages; `session` holds what they share.
+"""The live class: a teacher leads from a console, the projector shows the class the lesson, phones follow. One module
+per screen over the room store `liveclass` (which knows nothing of pages):
 
-The frame calls three hooks on every run: `before_settings` (a join link, a pending state to apply to the settings
-widgets), `on_page` (after the navigation is known: the teacher's panel and publication, the student's bar, which may
-navigate to the teacher's page) and `after_page` (the page was drawn to the end).
+- `console`: the teacher's own screen (`/console`), with `leading` (publishing what the class shows) and `asking`;
+- `projector`: the main screen, nothing secret on it;
+- `follower`: a student's phone, following passively, exploring on purpose, coming back;
+- `join`: joining by link or code; `identity`: which browser, at which address;
+- `plan`: the route through a lesson's stops (the `lessons` model) or the teacher's pages, and the clicker's moves;
+- `questions`, `typed_answers`, `answers`: questions on each screen and the teacher's CSV; `session`: what they share.
+
+The frame (frame.py) calls: `start_of_run` before the settings, `view` (the class's state when this run draws it for a
+follower or the projector, else None: the normal app), `on_page` after the navigation is known, `cut_short` when the
+page is cut short by another request.
 """
 
 from __future__ import annotations
 
-import time
+from collections.abc import Callable
 from typing import Any
 
 import streamlit as st
 
-from classroom import console, follower, projector
-from classroom.follower import after_page
-from classroom.join import join
-from classroom.session import (
-    APPLIED,
-    BEAT_AT,
-    CODE,
-    ECHOES,
-    FOLLOW,
-    MSG,
-    MSG_SECONDS,
-    OPEN,
-    PENDING,
-    ROLE,
-    SHOWN,
-    SID,
-    URL_DONE,
-    say,
-    state_of,
-)
-from explorer.settings_io import SettingsFileError, settings_from_json
-from liveclass import follow
+from classroom import console, follower, join, leading, projector
+from classroom.session import CODE, CONSOLE, STUDENT, accepted, role, show_message
 from ui import handover
 from ui.context import Context
-from ui.export import apply_to_widgets
 
 handover.install()  # Streamlit 1.67 can lose the end of a page with a fragment timer (ui/handover.py)
 
-__all__ = ["after_page", "before_settings", "on_page"]
+FOLLOWER, PROJECTOR = "follower", "projector"  # what `view` says this run draws
 
 
-def before_settings() -> None:
-    """Start of every run, before the settings widgets: join from a link (first run), apply a pending state."""
-    ss = st.session_state
-    if not ss.get(URL_DONE):
-        ss[URL_DONE] = True
-        raw = st.query_params.get("join")
-        if raw is not None and not join(raw, st.query_params.get("me")):
-            for name in ("join", "me"):
-                if name in st.query_params:
-                    del st.query_params[name]
-    pending = ss.get(PENDING)  # kept until a run has shown it (on_page): a run cut short applies it again
-    if pending:
-        try:
-            settings, _ = settings_from_json(str(pending.get("settings", "")))
-        except SettingsFileError:
-            say("warning", "live.err.bad_state")
-            return
-        apply_to_widgets(settings)
-        ss["step_index"] = int(pending.get("step", 0)) if str(pending.get("step", 0)).isdecimal() else 0
-        ss["present"] = bool(pending.get("present", False))
+def start_of_run() -> None:
+    """Before the settings widgets: a join, projector or console link; a console's settings to show."""
+    params = st.query_params
+    if params.get("join") is not None:
+        join.from_link()
+    elif params.get("screen") == "projector" and not projector.is_projector():
+        projector.open_from_link()
+    elif params.get("room") and (params.get("as") or params.get("invite")) and role() is None:
+        console.resume_from_link()
+    if role() == CONSOLE:
+        leading.before_settings()
 
 
-def on_page(ctx: Context, page: str, slot: Any) -> None:
-    """After the navigation is known, before the page: the sidebar panel (into `slot`), the teacher's
-    publication of their state, the student's bar (which may navigate to the teacher's page)."""
-    ss, tr = st.session_state, ctx.t
-    if ss.get(ROLE) == "teacher":
-        console.publish(ctx, page)  # first: a refusal (not the teacher) leaves the room before anything is drawn
-    message = ss.get(MSG)
-    if message and time.monotonic() - message[3] < MSG_SECONDS:
-        kind, key, params, _ = message
-        getattr(st, kind)(tr(key, **params), icon=":material/co_present:")
-    elif message:
-        del ss[MSG]
-    role = ss.get(ROLE)
+def view() -> tuple[dict[str, Any], str] | None:
+    """(the class's state, FOLLOWER or PROJECTOR) when this run draws the class's page for a following phone or the
+    projector; None when it draws the normal app (the explorer, an exploring student, the console)."""
+    if follower.following():
+        room = follower.room_now()
+        return (room.state, FOLLOWER) if room is not None else None
+    if projector.is_projector():
+        room = follower.room_now()
+        return (room.state, PROJECTOR) if room is not None else None
+    return None
+
+
+def view_context(state: dict[str, Any], kind: str, lang: str, tr: Callable[..., str]) -> Context:
+    return follower.context(state, lang, tr, projector=kind == PROJECTOR)
+
+
+def on_page(ctx: Context, page: str, slot: Any, state: dict[str, Any] | None) -> None:
+    """After the navigation is known, before the page: the console publishes; a follower or the projector goes to
+    the class's page and draws its bar; the sidebar's classroom part goes into `slot`."""
+    tr, now = ctx.t, role()
+    if now == CONSOLE:
+        leading.publish(ctx)  # first: a refusal (the class ended, this console was closed) leaves before drawing
+        now = role()
+    if ctx.screen != PROJECTOR:
+        show_message(tr)
+    if state is not None and ctx.screen == PROJECTOR:
+        follower.go_to_class_page(state, page, projector.query())
+        st.html(projector.CSS)
+        projector.bar(tr)
+        return
+    if state is not None:
+        follower.go_to_class_page(state, page, {"join": st.session_state[CODE], "me": st.session_state["_live_sid"]})
     with slot:
-        if role == "teacher":
-            console.panel(ctx, page)
-        elif role == "student":
-            follower.panel(tr)
-        else:
-            console.start_panel(tr)
-    if role == "teacher":
-        projector.main(ctx)
-    elif role == "student":
-        shown = state_of(ctx, page)
-        if ss.get(FOLLOW) and ss.get(APPLIED) is not None:
-            verdict = follow.decide(shown, ss[APPLIED], ss.get(ECHOES, []), time.monotonic())
-            if verdict == follow.AGAIN:  # our own navigation did not land (the browser's older request won): go again
-                ss[APPLIED] = None
-                ss.pop(PENDING, None)
-            elif verdict == follow.EXPLORE:  # the student changed something themselves: exploring
-                ss[FOLLOW] = False
-                ss[BEAT_AT] = 0.0
-                ss.pop(PENDING, None)
-            else:
-                ss.pop(PENDING, None)
-        elif ss.get(APPLIED) is not None:
-            ss.pop(PENDING, None)
-        ss[SHOWN] = shown
-        ss[OPEN] = True  # until after_page: a run cut short after this point never drew the followed state
-        if st.query_params.get("join") != ss[CODE] or st.query_params.get("me") != ss[SID]:
-            st.query_params["join"], st.query_params["me"] = ss[CODE], ss[SID]
-        follower.bar(tr, page)
+        if now == STUDENT:
+            follower.sidebar(tr)
+        elif now == CONSOLE and accepted(CONSOLE):
+            console.sidebar(tr)
+        elif now is None:
+            st.page_link("pages/console.py", label=tr("live.teach"), icon=":material/co_present:")
+    if now == STUDENT:
+        follower.bar(tr)
+    if now == CONSOLE:
+        st.html(console.CSS)
+
+
+def cut_short() -> None:
+    """The page was cut short by another request (the frame catches the rerun): a follower draws it again."""
+    follower.cut_short()
+
+
+__all__ = ["FOLLOWER", "PROJECTOR", "cut_short", "on_page", "start_of_run", "view", "view_context"]

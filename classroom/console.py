@@ -1,64 +1,392 @@
-"""The teacher's controls of a live class: start, take back, the key, the join code, ask, reveal, the answers, end."""
+"""The teacher's console (`/console`, on the teacher's own laptop window or phone): everything the class must not
+see. Start a class (with a lesson or without), the teacher key (shown here once), the lesson's outline with the
+current stop and the time spent against the plan, Next/Previous stop (and the clicker keys), the speaker notes, ask /
+reveal / close a question, the live count and histogram, the CSV, who is connected, the projector's private link,
+the other consoles (accept, refuse, close), and ending the class after a confirmation.
+
+The console drives the class: its sidebar's settings are the class's, and what the class shows (`plan`: the page,
+the step, the stop) is published to the room whenever it changes (`publish`, run by the frame on every run). When
+another screen moved the class (the projector's clicker, a second console), the console takes the room's state into
+its own widgets before they are drawn (`adopt`, then `before_settings`), and publishes nothing until they show it.
+"""
 
 from __future__ import annotations
 
-import csv
-import io
 import time
 from collections.abc import Callable
+from typing import Any
 
 import streamlit as st
 
-import i18n
-from classroom import typed_answers
+import lessons
+from classroom import answers, asking, identity, leading, plan
+from classroom.leading import CLASS, LAST_PRESS, PENDING, PUBLISHED
 from classroom.session import (
     CODE,
-    DOWN,
+    CONSOLE,
     KEY,
-    KEY_SHOWN,
     POLL_TEACHER,
-    PUBLISHED,
     ROLE,
-    bars,
+    SID,
+    STATUS,
+    accepted,
     error,
-    join_link,
     leave,
+    link,
+    md,
     qr_svg,
+    read_room,
     rooms,
     say,
-    state_of,
-    text,
-)
-from explorer.live_questions import ATTEND, answer_types, attend_question, quiz_question
-from liveclass import LiveError, Room, Rooms, StoreUnavailable
-from ui.context import Context, get_context
+    screen_pass,
+    show_message,
+    state_json,
+)  # fmt: skip
+from liveclass import ACCEPTED, PROJECTOR, WAITING, LiveError, Pass, StoreUnavailable, valid_id
+from liveclass import CONSOLE as SCREEN
+from ui.context import Context
+from ui.nav import PAGES
+from ui.present import clicker
+
+KEY_SHOWN, INVITE = "_live_key_shown", "_live_invite"
+# Keyboard use: a focus ring that shows on every control of the console (Streamlit's own is faint on some).
+CSS = ("<style>.stMain button:focus-visible, .stMain [role='combobox']:focus-visible, .stMain input:focus-visible,"
+       " .stMain a:focus-visible { outline: 3px solid #1c5fd4 !important; outline-offset: 2px; }</style>")
+
+
+def is_console() -> bool:
+    return st.session_state.get(ROLE) == CONSOLE
+
+
+# ---------------------------------------------------------------- becoming the console
+def _become(code: str, sid: str, status: str, state: dict[str, Any], key: str | None = None) -> None:
+    leave()
+    ss = st.session_state
+    ss.update({ROLE: CONSOLE, CODE: code, SID: sid, STATUS: status, LAST_PRESS: 0})
+    if key:
+        ss[KEY], ss[KEY_SHOWN] = key, False
+    leading.adopt(state)
+    st.query_params["room"], st.query_params["as"] = code, sid
 
 
 def _start() -> None:
+    ss = st.session_state
+    lesson = lessons.catalog().get(str(ss.get("console_lesson") or ""))
+    ctx: Context = ss["_ctx"]
+    browser = identity.browser_id()
     try:
-        ticket = rooms().create()
+        store = rooms()
+        ticket = store.create(identity.client())
+        code, screen = store.open_screen(ticket.code, SCREEN, browser, key=ticket.key)
+        state = plan.start(lesson, ctx.settings, ctx.lang)
+        store.lead(code, Pass(screen.sid, browser), state)
     except LiveError as err:
         error(err)
         return
-    leave()
-    st.session_state.update({ROLE: "teacher", CODE: ticket.code, KEY: ticket.key, KEY_SHOWN: False})
+    _become(code, screen.sid, screen.status, state, key=ticket.key)
+    ss.pop(PUBLISHED, None)
 
 
-def _retake() -> None:
-    raw_code, key = st.session_state.get("live_retake_code", ""), st.session_state.get("live_retake_key", "")
+def _take_back() -> None:
+    ss = st.session_state
+    raw_code, key = ss.get("console_code", ""), str(ss.get("console_key", "")).strip()
     try:
-        code = rooms().check_teacher(raw_code, str(key).strip())
+        code, screen = rooms().open_screen(raw_code, SCREEN, identity.browser_id(), key=key)
+        room = rooms().room(code)
     except LiveError as err:
         error(err)
         return
-    leave()
-    st.session_state.update({ROLE: "teacher", CODE: code, KEY: str(key).strip(), KEY_SHOWN: True})
-    st.session_state["live_retake_key"] = ""
+    ss["console_key"] = ""
+    _become(code, screen.sid, screen.status, room.state, key=key)
+    ss[KEY_SHOWN] = True
+
+
+def resume_from_link() -> bool:
+    """A reload of the console (`/console?room=CODE&as=ID`, or a private link with `invite=`): this browser's own
+    console again, or the invited one. False when the link is not one or the browser is not known yet."""
+    params = st.query_params
+    code, own, invite = params.get("room"), params.get("as"), params.get("invite")
+    if not code or not (valid_id(own) or valid_id(invite)) or params.get("screen"):
+        return False
+    browser = identity.ask_browser()
+    if not browser:
+        return False
+    try:
+        store = rooms()
+        if valid_id(own):
+            code, screen = store.open_screen(code, SCREEN, browser, sid=own)
+            if screen.sid != own:  # not this browser's console: it needs the key
+                raise LiveError("not_teacher")
+        else:
+            code, screen = store.open_screen(code, SCREEN, browser, invite=invite)
+        room = store.room(code)
+    except LiveError as err:
+        for name in ("as", "invite"):
+            if name in st.query_params:
+                del st.query_params[name]
+        error(err)
+        return False
+    _become(code, screen.sid, screen.status, room.state)
+    if "invite" in st.query_params:
+        del st.query_params["invite"]
+    return True
+
+
+# ---------------------------------------------------------------- what the class shows
+# ---------------------------------------------------------------- the page
+def page(ctx: Context) -> None:
+    """The console page."""
+    tr = ctx.t
+    st.session_state["_ctx"] = ctx
+    show_message(tr)
+    if not is_console():
+        _start_panel(ctx)
+        return
+    if st.session_state.get(STATUS) != ACCEPTED:
+        _waiting(tr)
+        return
+    _header(ctx)
+    left, right = st.columns([3, 2], gap="large")
+    with left:
+        _route(ctx)
+    with right:
+        asking.panel(tr)
+        answers.download(tr, st.session_state[CODE])
+        _screens_panel(tr)
+        _end_button(tr)
+    with left:
+        clicker(leading.KEYS, leading.on_presses)
+
+
+def _lesson_title(catalog: lessons.Catalog, lesson_id: str, ctx: Context) -> str:
+    lesson = catalog.get(lesson_id) if lesson_id else None
+    return lesson.title(ctx.lang) if lesson is not None else ctx.t("console.no_lesson")
+
+
+def _start_panel(ctx: Context) -> None:
+    tr = ctx.t
+    st.title(tr("console.title"))
+    st.markdown(tr("console.intro"))
+    browser = identity.ask_browser()
+    catalog = lessons.catalog()
+    choices = ["", *catalog.ids]
+    with st.container(border=True):
+        st.subheader(tr("console.start_title"))
+        st.selectbox(tr("console.lesson"), choices, key="console_lesson",
+                     format_func=lambda i: _lesson_title(catalog, i, ctx))
+        st.caption(tr("console.start_help"))
+        st.button(tr("console.start"), key="console_start", on_click=_start, type="primary", icon=":material/podium:",
+                  disabled=not browser)  # fmt: skip
+    with st.container(border=True):
+        st.subheader(tr("console.take_back_title"))
+        st.caption(tr("console.take_back_help"))
+        if "console_code" not in st.session_state and st.query_params.get("room"):
+            st.session_state["console_code"] = str(st.query_params.get("room"))[:16]
+        st.text_input(tr("live.retake_code"), key="console_code", max_chars=16)
+        st.text_input(tr("live.retake_key"), key="console_key", type="password", max_chars=64)
+        st.button(tr("console.take_back"), key="console_take_back", on_click=_take_back, icon=":material/key:",
+                  disabled=not browser)  # fmt: skip
+
+
+@st.fragment(run_every=POLL_TEACHER)
+def _waiting(tr: Callable[..., str]) -> None:
+    ss = st.session_state
+    st.info(tr("console.waiting", room=ss[CODE]), icon=":material/hourglass_top:")
+    try:
+        status = rooms().screen_beat(ss[CODE], screen_pass()).status
+    except LiveError as err:
+        leave()
+        error(err)
+        st.rerun(scope="app")
+        return
+    if status == ACCEPTED:
+        ss[STATUS] = ACCEPTED
+        ss.pop(PUBLISHED, None)
+        st.rerun(scope="app")
+    st.button(tr("live.leave"), key="console_leave", on_click=leave, icon=":material/logout:")
+
+
+def _key(key: str) -> None:
+    """The teacher key, large, in a typeface whose 0/O, 1/l/I and 6/G differ, to copy from this screen only."""
+    st.markdown(f"<div class='mha-console-key' translate='no'>{md(key)}</div>", unsafe_allow_html=True)
+    st.html("<style>.mha-console-key { font: 600 1.6rem/1.3 'DejaVu Sans Mono', 'Source Code Pro', monospace;"
+            " letter-spacing: .08em; user-select: all; }</style>")  # fmt: skip
+
+
+def _header(ctx: Context) -> None:
+    tr, ss = ctx.t, st.session_state
+    code = ss[CODE]
+    st.markdown(f"<div class='mha-console-code'>{code}</div>", unsafe_allow_html=True)
+    st.html("<style>.mha-console-code { font-size: 2.2rem; font-weight: 700; letter-spacing: .15em;"
+            " font-family: monospace; line-height: 1.1; }</style>")  # fmt: skip
+    if ss.get(KEY) and not ss.get(KEY_SHOWN):
+        with st.container(border=True, key="console_key_box"):
+            st.markdown(tr("console.key_once"))
+            _key(ss[KEY])
+            st.button(tr("live.key_noted"), key="console_key_noted", on_click=lambda: ss.update({KEY_SHOWN: True}))
+    _live(tr)
+    state = ss.get(CLASS, {})
+    c1, c2 = st.columns(2)
+    c1.toggle(tr("console.join_screen"), value=bool(state.get("join")), key="console_join",
+              on_change=lambda: leading.set_class(join=bool(ss.get("console_join"))),
+              help=tr("console.join_screen_help"))  # fmt: skip
+    if INVITE not in ss:
+        try:
+            ss[INVITE] = rooms().invite(code, screen_pass(), PROJECTOR)
+        except LiveError:
+            ss[INVITE] = ""
+    page_now = state.get("page") or "home"
+    if ss.get(INVITE):
+        c2.link_button(tr("console.open_projector"), link(page_now, room=code, screen="projector",
+                                                          invite=ss[INVITE]),
+                       icon=":material/cast:", help=tr("console.open_projector_help"))  # fmt: skip
+
+
+@st.fragment(run_every=POLL_TEACHER)
+def _live(tr: Callable[..., str]) -> None:
+    """Presence, the open screens, the clock of the stop; the room's state taken when another screen moved it."""
+    ss = st.session_state
+    if not accepted(CONSOLE):
+        return
+    code = ss[CODE]
+    try:
+        store = rooms()
+        store.screen_beat(code, screen_pass())
+        room = read_room(store, code)
+        presence = store.presence(code, screen_pass())
+        screens = store.screens(code, screen_pass())
+    except StoreUnavailable:
+        st.warning(tr("live.err.store_down"), icon=":material/cloud_off:")
+        return
+    except LiveError as err:
+        leave()
+        error(err)
+        st.rerun(scope="app")
+        return
+    if room.state and state_json(room.state) != ss.get(PUBLISHED) and ss.get(PENDING) is None:
+        leading.adopt(room.state)  # another screen moved the class (the projector's clicker, another console)
+        st.rerun(scope="app")
+    consoles = sum(1 for s in screens if s.role == SCREEN and s.status == ACCEPTED and s.open)
+    projectors = sum(1 for s in screens if s.role == PROJECTOR and s.status == ACCEPTED and s.open)
+    st.markdown(tr("live.presence", connected=presence.connected, following=presence.following,
+                   joined=presence.joined) + " · " + tr("console.screens", consoles=consoles,
+                                                        projectors=projectors))  # fmt: skip
+    for s in screens:
+        if s.status == WAITING and s.open:
+            box = st.container(border=True)
+            box.warning(tr(f"console.asks.{s.role}", at=time.strftime("%H:%M:%S", time.localtime(s.created))),
+                        icon=":material/devices:")  # fmt: skip
+            a, b = box.columns(2)
+            a.button(tr("console.accept"), key=f"console_accept_{s.sid}", on_click=_decide, args=(s.sid, True),
+                     type="primary", icon=":material/check:")  # fmt: skip
+            b.button(tr("console.refuse"), key=f"console_refuse_{s.sid}", on_click=_decide, args=(s.sid, False),
+                     icon=":material/block:")  # fmt: skip
+    state = room.state
+    stop_min, class_min = plan.minutes_spent(state)
+    lesson = plan.lesson_of(state)
+    if lesson is not None:
+        stop = lesson.stop(int(state.get("stop", 0) or 0))
+        st.caption(tr("console.clock", spent=_clock(stop_min), planned=_clock(stop.minutes),
+                      total=_clock(class_min), total_planned=_clock(lesson.minutes)))  # fmt: skip
+
+
+def _clock(minutes: float) -> str:
+    whole = round(minutes * 60)
+    return f"{whole // 60}:{whole % 60:02d}"
+
+
+def _decide(sid: str, accept: bool) -> None:
+    try:
+        rooms().decide(st.session_state[CODE], screen_pass(), sid, accept)
+    except LiveError as err:
+        error(err)
+
+
+def _route(ctx: Context) -> None:
+    """The lesson's outline (current stop, time, Next/Previous, notes), or without a lesson the page the class sees."""
+    tr, ss = ctx.t, st.session_state
+    state = {**ss.get(CLASS, {})}
+    lesson = plan.lesson_of(state)
+    catalog = lessons.catalog()
+    ids = ["", *catalog.ids]
+    now = lesson.id if lesson else ""
+    if ss.get("console_lesson_now") not in ids or ss.get("_live_lesson_seen") != now:
+        ss["console_lesson_now"], ss["_live_lesson_seen"] = now, now
+    st.selectbox(tr("console.lesson"), ids, key="console_lesson_now", on_change=leading.pick_lesson,
+                 format_func=lambda i: _lesson_title(catalog, i, ctx))
+    if lesson is not None:
+        index = lessons.clamp(lesson, state.get("stop", 0))
+        stop = lesson.stop(index)
+        where = tr("console.stop_of", n=stop.number, total=len(lesson.stops))
+        st.markdown(f"### {where} · {md(stop.title(ctx.lang))}")
+        prev, nxt = st.columns(2)
+        prev.button(tr("console.prev_stop"), key="console_prev", on_click=leading.move, args=([-1],),
+                    disabled=index == 0, icon=":material/arrow_back:", width="stretch")  # fmt: skip
+        nxt.button(tr("console.next_stop"), key="console_next", on_click=leading.move, args=([1],), type="primary",
+                   disabled=index == len(lesson.stops) - 1, icon=":material/arrow_forward:", width="stretch")
+        with st.container(border=True, key="console_notes"):
+            st.markdown(f"**{tr('console.task')}** {stop.task(ctx.lang)}")
+            st.markdown(f"**{tr('console.notes')}** {stop.notes(ctx.lang)}")
+        with st.expander(tr("console.outline"), expanded=True):
+            for s in lesson.stops:
+                mark = "▶" if s.index == index else ("✓" if s.index < index else "·")
+                st.button(f"{mark} {s.number}. {s.title(ctx.lang)} — {tr('console.minutes', n=f'{s.minutes:g}')}",
+                          key=f"console_stop_{s.index}", on_click=leading.go_to, args=(s.index,), type="tertiary",
+                          disabled=s.index == index)  # fmt: skip
+        return
+    pages = [url for _, url, *_ in PAGES if url != "console"]
+    page_now = state.get("page") if state.get("page") in pages else "home"
+    if ss.get("console_page") != page_now:
+        ss["console_page"] = page_now
+    st.selectbox(tr("console.class_page"), pages, key="console_page", format_func=lambda u: tr(f"page.{u}"),
+                 on_change=lambda: leading.set_class(page=ss.get("console_page"), step=0))  # fmt: skip
+    if page_now == plan.STEPS_PAGE:
+        step = int(state.get("step", 0) or 0)
+        st.markdown(f"**{tr('steps.progress', n=step + 1, total=lessons.N_STEPS)}**")
+        prev, nxt = st.columns(2)
+        prev.button(tr("steps.prev"), key="console_prev", on_click=leading.move, args=([-1],), disabled=step == 0,
+                    icon=":material/arrow_back:", width="stretch")  # fmt: skip
+        nxt.button(tr("steps.next"), key="console_next", on_click=leading.move, args=([1],), type="primary",
+                   disabled=step == lessons.N_STEPS - 1, icon=":material/arrow_forward:", width="stretch")
+    st.toggle(tr("console.one_step"), value=bool(state.get("present", True)), key="console_present",
+              on_change=lambda: leading.set_class(present=bool(ss.get("console_present"))))  # fmt: skip
+    st.caption(tr("console.free_help"))
+
+
+# ---------------------------------------------------------------- questions
+# ---------------------------------------------------------------- screens, the other device, ending
+def _screens_panel(tr: Callable[..., str]) -> None:
+    ss = st.session_state
+    code = ss[CODE]
+    with st.expander(tr("console.devices"), icon=":material/devices:"):
+        st.markdown(tr("console.projector_pairing", link=md(link(room=code, screen="projector"))))
+        if st.button(tr("console.phone_link"), key="console_phone_link", icon=":material/qr_code_2:"):
+            try:
+                token = rooms().invite(code, screen_pass(), SCREEN)
+            except LiveError as err:
+                error(err)
+            else:
+                private = link("console", room=code, invite=token)
+                st.caption(tr("console.phone_link_help"))
+                st.image(qr_svg(private), width=220)
+                st.code(private, language=None, wrap_lines=True)
+        if ss.get(KEY) and st.toggle(tr("console.show_key"), key="console_show_key"):
+            _key(ss[KEY])
+        try:
+            screens = rooms().screens(code, screen_pass())
+        except LiveError:
+            screens = []
+        for s in screens:
+            if s.status == ACCEPTED and s.sid != ss[SID] and s.open:
+                st.button(tr(f"console.close_screen.{s.role}",
+                             at=time.strftime("%H:%M:%S", time.localtime(s.created))),
+                          key=f"console_drop_{s.sid}", on_click=_decide, args=(s.sid, False),
+                          icon=":material/close:", type="tertiary")  # fmt: skip
 
 
 def _end() -> None:
     try:
-        rooms().end(st.session_state[CODE], st.session_state[KEY])
+        rooms().end(st.session_state[CODE], screen_pass())
     except LiveError as err:
         if isinstance(err, StoreUnavailable):
             error(err)
@@ -67,150 +395,28 @@ def _end() -> None:
     say("info", "live.ended_by_you")
 
 
-def start_panel(tr: Callable[..., str]) -> None:
-    with st.expander(tr("live.title"), icon=":material/co_present:"):
-        st.caption(tr("live.start_help"))
-        st.button(tr("live.start"), key="live_start", on_click=_start, icon=":material/podium:", type="primary")
-        st.text_input(tr("live.retake_code"), key="live_retake_code", max_chars=16)
-        st.text_input(tr("live.retake_key"), key="live_retake_key", type="password", max_chars=64)
-        st.button(tr("live.retake"), key="live_retake", on_click=_retake, icon=":material/key:")
+@st.dialog(" ")
+def _confirm_end(tr: Callable[..., str]) -> None:
+    st.markdown(f"**{tr('console.end_title')}**")
+    st.markdown(tr("console.end_text"))
+    answers.download(tr, st.session_state[CODE], key="console_csv_end")
+    a, b = st.columns(2)
+    if a.button(tr("console.end_confirm"), key="console_end_yes", type="primary", icon=":material/stop_circle:"):
+        _end()
+        st.rerun()
+    if b.button(tr("console.end_cancel"), key="console_end_no"):
+        st.rerun()
 
 
-def panel(ctx: Context, page: str) -> None:
-    ss, tr = st.session_state, ctx.t
-    code = ss[CODE]
-    with st.container(border=True):
-        st.markdown(f"**:material/co_present: {tr('live.title')}** · {tr('live.code')}")
-        st.markdown(f"<div class='mha-live-code'>{code}</div>", unsafe_allow_html=True)
-        link = join_link(code)
-        st.code(link, language=None, wrap_lines=True)
-        st.image(qr_svg(link), width="stretch")
-        st.toggle(tr("live.big"), key="live_big", help=tr("live.big_help"))
-        if not ss.get(KEY_SHOWN):
-            st.info(tr("live.key_once", secret=ss[KEY]), icon=":material/key:")
-            st.button(tr("live.key_noted"), key="live_key_noted", on_click=lambda: ss.update({KEY_SHOWN: True}))
-        _teacher_live(tr)
-        _ask(ctx)
-        st.button(tr("live.end"), key="live_end", on_click=_end, icon=":material/stop_circle:")
-    st.html("<style>.mha-live-code { font-size: 2.4rem; font-weight: 700; letter-spacing: .15em;"
-            " font-family: monospace; line-height: 1.1; }</style>")  # fmt: skip
+def _end_button(tr: Callable[..., str]) -> None:
+    if st.button(tr("live.end"), key="console_end", icon=":material/stop_circle:"):
+        _confirm_end(tr)
 
 
-def publish(ctx: Context, page: str) -> None:
-    """The teacher's page, settings and step go to the room whenever they change."""
-    ss = st.session_state
-    state = state_of(ctx, page)
-    if state == ss.get(PUBLISHED):
-        return
-    try:
-        rooms().lead(ss[CODE], ss[KEY], state)
-        ss[PUBLISHED] = state
-        ss[DOWN] = False
-    except StoreUnavailable:
-        ss[DOWN] = True
-    except LiveError as err:  # not (or no longer) this room's teacher: the room has ended or expired
-        leave()
-        error(err)
+def sidebar(tr: Callable[..., str]) -> None:
+    """A console's part of every page's sidebar: which class, and the way to the console."""
+    st.sidebar.caption(tr("console.in_sidebar", room=st.session_state[CODE]))
+    st.sidebar.page_link("pages/console.py", label=tr("page.console"), icon=":material/admin_panel_settings:")
 
 
-@st.fragment(run_every=POLL_TEACHER)
-def _teacher_live(tr: Callable[..., str]) -> None:
-    ss = st.session_state
-    if ss.get(ROLE) != "teacher":
-        return
-    code, key = ss[CODE], ss[KEY]
-    try:
-        store = rooms()
-        presence = store.presence(code, key)
-        room = store.room(code)
-        counts = store.tally(code, key) if room.question else None
-    except StoreUnavailable:
-        st.warning(tr("live.err.store_down"), icon=":material/cloud_off:")
-        return
-    except LiveError as err:
-        st.warning(tr(f"live.err.{err.code}", **err.params))
-        return
-    if ss.get(DOWN) and ss.get(PUBLISHED) is not None:  # the store is back: publish what was missed
-        ss[PUBLISHED] = None
-        ss[DOWN] = False
-        st.rerun(scope="app")
-    st.markdown(tr("live.presence", connected=presence.connected, following=presence.following,
-                   joined=presence.joined))  # fmt: skip
-    if room.question and counts is not None:
-        options = [text(tr, o) for o in room.question.get("options", [])]
-        plain = [text(tr, o, markdown=False) for o in room.question.get("options", [])]
-        if typed_answers.is_typed(room.question):
-            typed_answers.teacher_bars(tr, store, code, key, room, presence.connected)
-        else:
-            st.caption(tr("live.answers_in", n=sum(counts), connected=presence.connected))
-            bars(tr, options, counts, room.answer if room.revealed else None)
-        names = [a.nickname for a in store.answers(code, key) if a.nickname][-30:]
-        if names:
-            st.text(", ".join(names))  # as typed, never as markup
-        left, right = st.columns(2)
-        if not room.revealed and left.button(tr("live.reveal"), key="live_reveal", icon=":material/visibility:",
-                                             type="primary"):  # fmt: skip
-            try:
-                store.reveal(code, key)
-            except LiveError as err:
-                error(err)
-            st.rerun(scope="app")
-        right.download_button(tr("live.csv"), data=lambda: answers_csv(store, code, key, plain, room),
-                              file_name=f"live-{code}.csv", mime="text/csv", key="live_csv",
-                              icon=":material/download:")  # fmt: skip
-
-
-def answers_csv(store: Rooms, code: str, key: str, options: list[str], room: Room) -> str:
-    """The answers, anonymous: order, nickname (as typed, neutralised for spreadsheets), answer, right or not."""
-    out = io.StringIO()
-    writer = csv.writer(out)
-    writer.writerow(["n", "nickname", "answer", "correct", "seconds"])
-    answer = store.room(code).answer
-    rows = store.answers(code, key)
-    t0 = rows[0].at if rows else 0.0
-    for n, a in enumerate(rows, start=1):
-        nick = "'" + a.nickname if a.nickname[:1] in ("=", "+", "-", "@", "\t", "\r") else a.nickname
-        if a.value is not None:  # a typed answer, graded by the store (the quiz's check)
-            given, correct = typed_answers.answer_cell(a.value), "" if answer is None else ("yes" if a.right else "no")
-        else:
-            given = options[a.choice] if 0 <= a.choice < len(options) else a.choice
-            correct = "" if answer is None else ("yes" if a.choice == answer else "no")
-        writer.writerow([n, nick, given, correct, f"{a.at - t0:.1f}"])
-    return out.getvalue()
-
-
-def _ask(ctx: Context) -> None:
-    """Send a question to the class: any quiz question on this setting, or the quick 'attend most' one."""
-    tr, sc = ctx.t, ctx.scene
-    types = {ATTEND: "choice", **answer_types(sc)}  # how students answer each kind, said under the list
-    kinds = list(types)
-    with st.expander(tr("live.ask"), icon=":material/quiz:"):
-        kind = st.selectbox(tr("live.ask_kind"), kinds, key="live_ask_kind",
-                            format_func=lambda k: tr(f"live.kind.{k}") if f"live.kind.{k}" in i18n.STRINGS else k)
-        st.caption(tr(f"live.answered_by.{types.get(kind, 'choice')}"))
-        if kind == ATTEND:
-            c1, c2 = st.columns(2)
-            c1.selectbox(tr("live.ask_head"), range(sc.n_heads), key="live_ask_head", format_func=lambda h: str(h + 1))
-            c2.selectbox(tr("live.ask_query"), range(sc.len_q), key="live_ask_query",
-                         format_func=lambda i: sc.labels[i])  # fmt: skip
-        st.button(tr("live.ask_send"), key="live_ask_send", on_click=_send_question, icon=":material/send:",
-                  type="primary")  # fmt: skip
-
-
-def _send_question() -> None:
-    ss, ctx = st.session_state, get_context()
-    kind = ss.get("live_ask_kind", ATTEND)
-    seed = int(time.time())
-    if kind == ATTEND:
-        made = attend_question(ctx.scene, int(ss.get("live_ask_head", 0) or 0), int(ss.get("live_ask_query", 0) or 0),
-                               seed)  # fmt: skip
-    else:
-        made = quiz_question(str(kind), ctx.scene, seed)
-    if made is None:
-        say("warning", "live.err.no_margin" if kind == ATTEND else "live.err.no_such_question")
-        return
-    question, answer = made
-    try:
-        rooms().ask(ss[CODE], ss[KEY], question, answer)
-    except LiveError as err:
-        error(err)
+__all__ = ["is_console", "page", "resume_from_link", "sidebar"]

@@ -7,7 +7,7 @@ How a follower learns of a change: its bar is a fragment that runs every POLL_ST
 run_every=...)`, Streamlit's own timer). It reads the room's version (one read by primary key, shared by the process's
 followers for VERSION_AGE); while the version is the same it redraws one caption. When the class's page, settings or
 step moved, it reruns the app, which draws the room's state. A run that was cut short (the browser's next request
-under load) never reaches `after_page`, so the bar asks for the page again (at most MAX_REDRAWS times for one state):
+under load) is noted (`cut_short`), so the bar asks for the page again (at most MAX_REDRAWS times for one state):
 a follower is never left on a partly drawn page.
 """
 
@@ -21,8 +21,31 @@ import streamlit as st
 
 from classroom import identity, questions, typed_answers
 from classroom.session import (
-    BEAT, BEAT_AT, CODE, DOWN, DRAWN, FOLLOW, MAX_REDRAWS, POLL_STUDENT, REDRAWS, ROLE, ROOM, SEEN, SENT, SID,
-    STUDENT, VERSION_AGE, error, followed, leave, read_room, rooms, say, state_settings, state_step,
+    BEAT,
+    BEAT_AT,
+    CODE,
+    DOWN,
+    DRAWN,
+    FOLLOW,
+    MAX_REDRAWS,
+    POLL_STUDENT,
+    REDRAWS,
+    ROLE,
+    ROOM,
+    SEEN,
+    SENT,
+    SID,
+    STUDENT,
+    VERSION_AGE,
+    error,
+    followed,
+    fragment_only,
+    leave,
+    read_room,
+    rooms,
+    say,
+    state_settings,
+    state_step,
 )  # fmt: skip
 from explorer import Settings
 from figures.style import FigureStyle
@@ -32,27 +55,26 @@ from ui.context import Context
 from ui.export import apply_to_widgets
 from ui.nav import page_files
 
-VIEWING = "_live_viewing"  # the followed state this run draws (after_page marks it drawn)
-
 
 def following() -> bool:
     return st.session_state.get(ROLE) == STUDENT and bool(st.session_state.get(FOLLOW))
 
 
 def room_now() -> Room | None:
-    """The room as the bar last read it (read now when this session has none); None when it is gone."""
+    """The room as this run shows it: the bar's last read, read again when the room's version moved since (a version
+    read is shared by the process's followers for VERSION_AGE); None when the room is gone."""
     ss = st.session_state
-    room = ss.get(ROOM)
-    if room is None:
-        try:
-            room = read_room(rooms(), ss[CODE])
-        except StoreUnavailable:
-            return None
-        except LiveError as err:
-            leave()
-            error(err)
-            return None
-    return room
+    try:
+        store = rooms()
+        if ss.get(ROOM) is None or store.version(ss[CODE], max_age=VERSION_AGE) != ss.get(SEEN):
+            read_room(store, ss[CODE])
+    except StoreUnavailable:
+        pass  # the last room read, if any: the page stays as it was
+    except LiveError as err:
+        leave()
+        error(err)
+        return None
+    return ss.get(ROOM)
 
 
 def context(state: dict[str, Any], lang: str, tr: Callable[..., str], projector: bool = False) -> Context:
@@ -67,7 +89,7 @@ def context(state: dict[str, Any], lang: str, tr: Callable[..., str], projector:
         style = FigureStyle.phone()
     else:
         style = FigureStyle()
-    st.session_state[VIEWING] = followed(state)
+    st.session_state[DRAWN] = followed(state, projector)  # unless the run is cut short (cut_short)
     return Context(lang=lang, t=tr, settings=settings, style=style.with_(dark=dark), large=projector,
                    present=present, screen="projector" if projector else "follower")  # fmt: skip
 
@@ -81,20 +103,20 @@ def go_to_class_page(state: dict[str, Any], page: str, query: dict[str, str]) ->
         st.switch_page(files[target], query_params=query)
 
 
-def after_page() -> None:
-    """End of a page run that was not cut short: the followed state is on the screen."""
-    ss = st.session_state
-    if VIEWING in ss:
-        ss[DRAWN] = ss.pop(VIEWING)
+def cut_short() -> None:
+    """This run's page was cut short by another request (a RerunException before its end): not drawn. (A page that
+    ends itself with st.stop() is drawn: after a stop, not even the session state can be read, so "drawn" is noted
+    when the run begins and taken back here.)"""
+    st.session_state.pop(DRAWN, None)
 
 
-def want_redraw(room: Room | None) -> bool:
+def want_redraw(room: Room | None, projector: bool = False) -> bool:
     """In a run of the bar alone: True when the page must be drawn again (the class moved, or the last full run was
     cut short before its end), at most MAX_REDRAWS times for one state."""
     ss = st.session_state
     if room is None:
         return False
-    want = followed(room.state)
+    want = followed(room.state, projector)
     if want == ss.get(DRAWN):
         return False
     last, count = ss.get(REDRAWS) or (None, 0)
@@ -173,20 +195,23 @@ def bar(tr: Callable[..., str]) -> None:
         error(err)
         st.rerun(scope="app")
     room: Room | None = ss.get(ROOM)
-    if ss.get(FOLLOW) and questions.fragment_run() and want_redraw(room):
+    if ss.get(FOLLOW) and fragment_only() and want_redraw(room):
         st.rerun(scope="app")
     if ss.get(DOWN):
         st.warning(tr("live.err.store_down"), icon=":material/cloud_off:")
     elif ss.get(FOLLOW):
         left, right = st.columns([3, 2], vertical_alignment="center")
         left.caption(f":material/sync: {tr('live.following', room=code)}")
-        right.button(tr("live.explore"), key="live_explore", on_click=explore, icon=":material/explore:",
-                     width="stretch", help=tr("live.explore_help"))  # fmt: skip
+        if right.button(tr("live.explore"), key="live_explore", icon=":material/explore:", width="stretch",
+                        help=tr("live.explore_help")):  # fmt: skip
+            explore()
+            st.rerun(scope="app")  # the whole page becomes the student's own (a button in the bar reruns the bar)
     else:
         left, right = st.columns([3, 2], vertical_alignment="center")
         left.info(tr("live.exploring"), icon=":material/explore:")
-        right.button(tr("live.back"), key="live_back", on_click=back, icon=":material/undo:", type="primary",
-                     width="stretch")  # fmt: skip
+        if right.button(tr("live.back"), key="live_back", icon=":material/undo:", type="primary", width="stretch"):
+            back()
+            st.rerun(scope="app")
     if room is not None and room.question:
         if typed_answers.is_typed(room.question):
             typed_answers.student(tr, room)
@@ -194,5 +219,5 @@ def bar(tr: Callable[..., str]) -> None:
             questions.student(tr, room, ss.setdefault(SENT, {}))
 
 
-__all__ = ["after_page", "back", "bar", "context", "explore", "following", "go_to_class_page", "rejoin", "room_now",
+__all__ = ["back", "bar", "context", "cut_short", "explore", "following", "go_to_class_page", "rejoin", "room_now",
            "sidebar", "want_redraw"]  # fmt: skip

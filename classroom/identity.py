@@ -22,6 +22,7 @@ from functools import lru_cache
 from pathlib import Path
 
 import streamlit as st
+from streamlit.errors import StreamlitDuplicateElementKey
 
 from liveclass import Client
 
@@ -70,7 +71,10 @@ def ask_browser() -> str:
     known = browser_id()
     if known:
         return known
-    result = _component()(data={"cookie": COOKIE}, key="live_identity", on_secret_change=lambda: None)
+    try:
+        result = _component()(data={"cookie": COOKIE}, key="live_identity", on_secret_change=lambda: None)
+    except StreamlitDuplicateElementKey:  # already asked in this run (the join box and a join link, say)
+        return ""
     return _take(getattr(result, "secret", None))
 
 

@@ -1,62 +1,192 @@
-"""What the class sees of a live class on the main screen: the join screen, the question, the answer once revealed."""
+"""The projector: what the whole class sees. The class's current page (the lesson's stop) full screen in presentation
+mode, no sidebar; the join code and its QR code when the teacher shows them; a question only while it is asked, its
+answer and bars only once revealed, nothing once it is closed. Nothing secret is ever drawn here: no teacher key, no
+count of answers before the reveal, no link that opens a console.
+
+A projector is a screen of the room (liveclass: `open_screen(..., "projector")`): opened from the console's private
+link (accepted at once), or by `?room=CODE&screen=projector` typed on the projector's computer (it waits until the
+console accepts it). It follows the room like a phone (`follower`), and while accepted its clicker keys move the class:
+every press, in order (ui/keys.js counts them; `plan.move` applies them one by one).
+"""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 
 import streamlit as st
 
-from classroom import typed_answers
-from classroom.session import CODE, KEY, POLL_TEACHER, ROLE, bars, join_link, prompt, qr_svg, rooms, text
-from liveclass import LiveError
-from ui.context import Context
+from classroom import identity, plan, questions, typed_answers
+from classroom.follower import want_redraw
+from classroom.session import (
+    BEAT,
+    BEAT_AT,
+    CODE,
+    DOWN,
+    PARAMS,
+    POLL_STUDENT,
+    PROJECTOR,
+    ROLE,
+    ROOM,
+    SEEN,
+    SID,
+    VERSION_AGE,
+    error,
+    fragment_only,
+    join_link,
+    leave,
+    link,
+    md,
+    qr_svg,
+    read_room,
+    rooms,
+    screen_pass,
+    state_json,
+)  # fmt: skip
+from liveclass import ACCEPTED, LiveError, StoreUnavailable, valid_id
+from liveclass import PROJECTOR as SCREEN
+from ui.present import clicker, pressed
+
+STATUS, LAST_PRESS = "_live_status", "_live_last_press"
+KEYS = "live_projector_keys"
+# The projector is the whole screen: no Streamlit header or toolbar over the lesson, little space above it.
+CSS = ("<style>header[data-testid='stHeader'] { display: none; }"
+       " .stMainBlockContainer { padding-top: 1rem !important; padding-bottom: 1rem !important; }</style>")
 
 
-def main(ctx: Context) -> None:
-    """On the projector: the join screen when asked for; the current question, and its answer once revealed."""
-    ss, tr = st.session_state, ctx.t
-    code = ss[CODE]
-    if ss.get("live_big"):
-        link = join_link(code)
-        with st.container(border=True):
-            left, right = st.columns([3, 2], vertical_alignment="center")
-            left.markdown(tr("live.join_here"))
-            left.markdown(f"<div class='mha-live-big'>{code}</div>", unsafe_allow_html=True)
-            left.markdown(f"`{link}`")
-            right.image(qr_svg(link), width="stretch")
-        st.html("<style>.mha-live-big { font-size: clamp(2.5rem, 6vw, 6.5rem); font-weight: 800; white-space: nowrap;"
-                " letter-spacing: .12em; font-family: monospace; line-height: 1; }</style>")  # fmt: skip
-    _teacher_question(tr)
+def is_projector() -> bool:
+    return st.session_state.get(ROLE) == PROJECTOR
 
 
-@st.fragment(run_every=POLL_TEACHER)
-def _teacher_question(tr: Callable[..., str]) -> None:
-    """The current question on the projector, live: the number of answers while they come in (no histogram: the
-    class sees this screen), then the right answer, why, and the class's histogram once revealed."""
+def open_from_link() -> bool:
+    """A link `?room=CODE&screen=projector` (with the console's `invite=`, or this window's own `as=` after a reload):
+    this session becomes the room's projector. False when the link is not one, or the browser is not known yet."""
+    params = st.query_params
+    if params.get("screen") != "projector" or not params.get("room"):
+        return False
+    browser = identity.ask_browser()
+    if not browser:
+        return False  # identity.js answers in a moment: the next run opens it
+    invite, own = params.get("invite"), params.get("as")
+    try:
+        code, screen = rooms().open_screen(params.get("room"), SCREEN, browser, invite=invite if valid_id(invite)
+                                           else None, sid=own if valid_id(own) else None)  # fmt: skip
+    except LiveError as err:
+        leave()
+        error(err)
+        return False
+    leave()
     ss = st.session_state
-    if ss.get(ROLE) != "teacher":
+    ss.update({ROLE: PROJECTOR, CODE: code, SID: screen.sid, STATUS: screen.status, LAST_PRESS: 0})
+    if "invite" in st.query_params:
+        del st.query_params["invite"]  # the private link's token leaves the address bar (it is on the projector)
+    st.query_params["room"], st.query_params["screen"], st.query_params["as"] = code, "projector", screen.sid
+    return True
+
+
+def query() -> dict[str, str]:
+    """The query a projector's pages keep (switching pages keeps the projector a projector after a reload)."""
+    ss = st.session_state
+    return {"room": ss[CODE], "screen": "projector", "as": ss[SID]}
+
+
+def _on_presses() -> None:
+    """Clicker presses came in: apply, in order, the ones not applied yet, to the class's state as it is now."""
+    ss = st.session_state
+    if ss.get(STATUS) != ACCEPTED:
         return
-    code, key = ss[CODE], ss[KEY]
+    new = [d for n, d in pressed(KEYS) if n > ss.get(LAST_PRESS, 0)]
+    if not new:
+        return
     try:
         store = rooms()
-        room = store.room(code)
-        counts = store.tally(code, key) if room.question else None
-    except LiveError:
+        room = read_room(store, ss[CODE])
+        moved = plan.move(room.state, new)
+        if state_json(moved) != state_json(room.state):
+            store.lead(ss[CODE], screen_pass(), moved)
+            read_room(store, ss[CODE])
+    except LiveError as err:
+        error(err)
         return
-    if not room.question:
+    ss[LAST_PRESS] = max(n for n, _ in pressed(KEYS))
+
+
+def _join_card(tr: Callable[..., str], code: str) -> None:
+    link_ = join_link(code)
+    with st.container(border=True, key="live_join_card"):
+        left, right = st.columns([3, 2], vertical_alignment="center")
+        left.markdown(tr("live.join_here"))
+        left.markdown(f"<div class='mha-live-big'>{code}</div>", unsafe_allow_html=True)
+        left.markdown(f"`{md(link_)}`")
+        right.image(qr_svg(link_), width="stretch")
+    st.html("<style>.mha-live-big { font-size: clamp(2.5rem, 6vw, 6.5rem); font-weight: 800; white-space: nowrap;"
+            " letter-spacing: .12em; font-family: monospace; line-height: 1; }</style>")  # fmt: skip
+
+
+@st.dialog(" ", width="small")
+def _console_help(tr: Callable[..., str]) -> None:
+    code = st.session_state[CODE]
+    st.markdown(tr("projector.console_help", room=code))
+    st.link_button(tr("projector.console_open"), link("console", room=code), icon=":material/open_in_new:")
+
+
+def _toggle_join() -> None:
+    ss = st.session_state
+    try:
+        store = rooms()
+        room = read_room(store, ss[CODE])
+        store.lead(ss[CODE], screen_pass(), {**room.state, "join": not room.state.get("join")})
+        read_room(store, ss[CODE])
+    except LiveError as err:
+        error(err)
+
+
+@st.fragment(run_every=POLL_STUDENT)
+def bar(tr: Callable[..., str]) -> None:
+    """Top of the projector's page: the join screen when shown, the question, the clicker; the page again when the
+    class moved."""
+    ss = st.session_state
+    if ss.get(ROLE) != PROJECTOR:
         return
-    if typed_answers.is_typed(room.question):
-        typed_answers.projector(tr, store, code, key, room)
+    code = ss[CODE]
+    try:
+        store = rooms()
+        version = store.version(code, max_age=VERSION_AGE)
+        if version != ss.get(SEEN) or ss.get(ROOM) is None:
+            read_room(store, code)
+        if time.monotonic() - float(ss.get(BEAT_AT, 0.0)) > BEAT:
+            ss[STATUS] = store.screen_beat(code, screen_pass()).status
+            ss[BEAT_AT] = time.monotonic()
+        ss[DOWN] = False
+    except StoreUnavailable:
+        ss[DOWN] = True
+    except LiveError as err:  # the class ended, or the console closed this projector
+        leave()
+        error(err)
+        st.rerun(scope="app")
+    room = ss.get(ROOM)
+    if fragment_only() and want_redraw(room, projector=True):
+        st.rerun(scope="app")
+    if ss.get(STATUS) == ACCEPTED:
+        clicker(KEYS, _on_presses)
+    top = st.container(horizontal=True, horizontal_alignment="right", vertical_alignment="center")
+    top.caption(tr("projector.class", room=code) if ss.get(STATUS) == ACCEPTED else tr("projector.waiting", room=code))
+    top.button(tr("projector.join_button"), key="live_projector_join", on_click=_toggle_join, type="tertiary",
+               icon=":material/qr_code_2:", disabled=ss.get(STATUS) != ACCEPTED)  # fmt: skip
+    if top.button(tr("projector.console_button"), key="live_projector_console", type="tertiary",
+                  icon=":material/admin_panel_settings:"):  # fmt: skip
+        _console_help(tr)
+    if ss.get(DOWN):
+        st.warning(tr("live.err.store_down"), icon=":material/cloud_off:")
+    if room is None:
         return
-    with st.container(border=True):
-        st.markdown(f"**{tr('live.q_title')}** · {prompt(tr, room.question['prompt'])}")
-        options = [text(tr, o) for o in room.question.get("options", [])]
-        st.markdown("  \n".join(f"{chr(65 + i)}. {o}" for i, o in enumerate(options)))
-        n = sum(counts or [])
-        if room.revealed and room.answer is not None:
-            st.success(tr("live.answer_is", answer=options[room.answer]), icon=":material/lightbulb:")
-            st.markdown(prompt(tr, room.question["explain"]))
-            if counts:
-                bars(tr, options, counts, room.answer)
+    if room.state.get("join"):
+        _join_card(tr, code)
+    if room.question:
+        if typed_answers.is_typed(room.question):
+            typed_answers.projector(tr, room)
         else:
-            st.metric(tr("live.q_answers"), f"{n:,}", border=False)
+            questions.projector(tr, room)
+
+
+__all__ = ["PARAMS", "bar", "is_projector", "open_from_link", "query"]

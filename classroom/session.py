@@ -28,6 +28,7 @@ BEAT = 5.0  # seconds between heartbeats (presence counts a student or a screen 
 STUDENT, CONSOLE, PROJECTOR = "student", "console", "projector"  # this session's role in a room
 ROLE, CODE, SID, KEY = "_live_role", "_live_code", "_live_sid", "_live_key"
 ROOM, SEEN, DOWN, MSG, BEAT_AT = "_live_room", "_live_seen", "_live_down", "_live_msg", "_live_beat"
+STATUS = "_live_status"  # a console's or projector's: accepted, or waiting for an open console
 FOLLOW, DRAWN, REDRAWS, SENT = "_live_follow", "_live_drawn", "_live_redraws", "_live_sent"
 MAX_REDRAWS = 20  # full reruns asked for one state whose page was never drawn to the end
 MSG_SECONDS = 10.0  # a message stays through the reruns of a page's opening, then goes
@@ -52,6 +53,13 @@ def rooms() -> Rooms:
 
 def role() -> str | None:
     return st.session_state.get(ROLE)
+
+
+def accepted(as_role: str) -> bool:
+    """True when this session is an accepted screen (console or projector) of its room."""
+    from liveclass import ACCEPTED
+
+    return st.session_state.get(ROLE) == as_role and st.session_state.get(STATUS) == ACCEPTED
 
 
 def screen_pass() -> Pass:
@@ -114,6 +122,7 @@ def app_base() -> tuple[str, str, str]:
 def link(page: str = "", **query: str) -> str:
     """An absolute link to a page of this app (`page` a url path, '' the home page) with `query`."""
     scheme, host, path = app_base()
+    page = "" if page == PAGES[0][1] else page  # the home page is at "/" (its url path is no address of its own)
     return urllib.parse.urlunsplit((scheme, host, f"{path}/{page}", urllib.parse.urlencode(query), ""))
 
 
@@ -128,9 +137,10 @@ def qr_svg(text: str) -> str:
 
 
 # ---------------------------------------------------------------- the state the class follows
-def followed(state: dict[str, Any] | None) -> dict[str, Any]:
-    """The part of the class's state that decides what a follower's page shows."""
-    return {k: (state or {}).get(k) for k in FOLLOWED}
+def followed(state: dict[str, Any] | None, projector: bool = False) -> dict[str, Any]:
+    """The part of the class's state that decides what a follower's page shows (the projector's also depends on the
+    class's language)."""
+    return {k: (state or {}).get(k) for k in (*FOLLOWED, "lang") if projector or k != "lang"}
 
 
 def state_settings(state: dict[str, Any]) -> Any:

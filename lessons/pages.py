@@ -11,10 +11,10 @@ import ast
 from functools import lru_cache
 from pathlib import Path
 
-FRAME = Path(__file__).resolve().parent.parent / "ui" / "frame.py"
+FRAME = Path(__file__).resolve().parent.parent / "ui" / "nav.py"  # the page table, without Streamlit
 N_STEPS = 9  # the steps of /steps (ui.steps_view.STEP_KEYS; a test checks the count)
 STEP_PAGE = "steps"
-NOT_A_STOP = frozenset({"lesson"})
+NOT_A_STOP = frozenset({"lesson", "console"})  # the console is the teacher's screen, never a stop
 
 
 @lru_cache(maxsize=1)

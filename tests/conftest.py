@@ -17,6 +17,7 @@ PAGES = {
     "positional": "pages/positional.py",
     "worked": "pages/worked.py",
     "quiz": "pages/quiz.py",
+    "console": "pages/console.py",
     "lab": "pages/lab.py",
     "minilm": "pages/minilm.py",
     "why": "pages/why.py",
@@ -24,7 +25,7 @@ PAGES = {
     "note004": "pages/note004.py",
     "errata": "pages/errata.py",
 }
-CHARTLESS = {"home", "worked", "quiz", "lab", "errata"}  # text, LaTeX and widgets (lab: charts come after training)
+CHARTLESS = {"home", "worked", "quiz", "lab", "errata", "console"}  # text, LaTeX and widgets (lab: after training)
 
 
 def charts(at) -> list:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from liveclass import ACCEPTED, CONSOLE, PROJECTOR, REFUSED, WAITING, Client, Limits, LiveError, Pass
+from liveclass import ACCEPTED, CONSOLE, PROJECTOR, WAITING, Client, Limits, LiveError, Pass
 from tests import test_live_store
 from tests.test_live_store import QUESTION, Clock
 from tests.test_live_typed_store import NUMBER, NUMBER_SOLUTION
@@ -27,7 +27,7 @@ def opened(make_rooms, clock=None, limits=None):
     """A room opened by the TEACHER browser, and its first console (accepted: the browser that opened the room)."""
     rooms = make_rooms(limits, clock)
     ticket = rooms.create(Client(TEACHER, "10.0.0.1"))
-    code, console = rooms.open_screen(ticket.code, CONSOLE, TEACHER, key=ticket.key)
+    _, console = rooms.open_screen(ticket.code, CONSOLE, TEACHER, key=ticket.key)
     assert console.status == ACCEPTED and console.role == CONSOLE
     return rooms, ticket, Pass(console.sid, TEACHER)
 
@@ -59,7 +59,7 @@ def test_a_console_needs_the_key_or_an_invite_and_a_wrong_key_is_refused(make_ro
 
 def test_with_no_console_open_the_key_opens_one_at_once(make_rooms):
     clock = Clock()
-    rooms, t, first = opened(make_rooms, clock)
+    rooms, t, _ = opened(make_rooms, clock)
     clock.now += 60  # the teacher's laptop went away
     _, again = rooms.open_screen(t.code, CONSOLE, OTHER, key=t.key)
     assert again.status == ACCEPTED
@@ -106,7 +106,7 @@ def test_screens_are_bounded_per_room(make_rooms):
 # ---------------------------------------------------------------- a replayed me= link
 def test_a_replayed_seat_id_gets_a_seat_of_its_own_and_cannot_answer_as_its_owner(make_rooms):
     rooms, t, console = opened(make_rooms)
-    code, ann = rooms.join(t.code, client=Client(ANN, "10.0.0.2"))
+    _, ann = rooms.join(t.code, client=Client(ANN, "10.0.0.2"))
     assert rooms.join(t.code, ann, Client(ANN, "10.0.0.2"))[1] == ann  # Ann's reload: her seat
     _, replay = rooms.join(t.code, ann, Client(BO, "10.0.0.3"))  # Bo opens Ann's link (me=<Ann's id>)
     assert replay != ann

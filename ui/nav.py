@@ -12,6 +12,7 @@ PAGES: tuple[tuple[str, ...], ...] = (
     ("pages/positional.py", "positional", "page.positional", "nav.explore"),
     ("pages/worked.py", "worked", "page.worked", "nav.classroom"),
     ("pages/quiz.py", "quiz", "page.quiz", "nav.classroom"),
+    ("pages/console.py", "console", "page.console", "nav.classroom"),
     ("pages/lab.py", "lab", "page.lab", "nav.beyond"),
     ("pages/why.py", "why", "page.why", "nav.beyond"),
     ("pages/subspaces.py", "subspaces", "page.subspaces", "nav.beyond"),
@@ -24,7 +25,7 @@ PAGES: tuple[tuple[str, ...], ...] = (
 ICONS = {
     "home": "home", "inputs": "text_fields", "steps": "stairs", "heads": "view_module", "positional": "waves",
     "worked": "edit_note", "quiz": "quiz", "lab": "model_training", "why": "lightbulb", "minilm": "smart_toy",
-    "subspaces": "extension", "note004": "science", "errata": "rule",
+    "subspaces": "extension", "note004": "science", "errata": "rule", "console": "co_present",
 }  # fmt: skip
 
 
