@@ -83,6 +83,9 @@ def on_page(ctx: Context, page: str, slot: Any, state: dict[str, Any] | None) ->
         elif now is None:
             st.page_link("pages/console.py", label=tr("live.teach"), icon=":material/co_present:")
     if now == STUDENT:
+        ss = st.session_state
+        if st.query_params.get("join") != ss[CODE] or st.query_params.get("me") != ss["_live_sid"]:
+            st.query_params["join"], st.query_params["me"] = ss[CODE], ss["_live_sid"]  # a reload joins again
         follower.bar(tr)
     if now == CONSOLE:
         st.html(console.CSS)

@@ -12,6 +12,7 @@ its own widgets before they are drawn (`adopt`, then `before_settings`), and pub
 
 from __future__ import annotations
 
+import html
 import time
 from collections.abc import Callable
 from typing import Any
@@ -24,6 +25,7 @@ from classroom.leading import CLASS, LAST_PRESS, PENDING, PUBLISHED
 from classroom.session import (
     CODE,
     CONSOLE,
+    INVITE_KEY,
     KEY,
     POLL_TEACHER,
     ROLE,
@@ -48,7 +50,7 @@ from ui.context import Context
 from ui.nav import PAGES
 from ui.present import clicker
 
-KEY_SHOWN, INVITE = "_live_key_shown", "_live_invite"
+KEY_SHOWN = "_live_key_shown"
 # Keyboard use: a focus ring that shows on every control of the console (Streamlit's own is faint on some).
 CSS = ("<style>.stMain button:focus-visible, .stMain [role='combobox']:focus-visible, .stMain input:focus-visible,"
        " .stMain a:focus-visible { outline: 3px solid #1c5fd4 !important; outline-offset: 2px; }</style>")
@@ -84,7 +86,6 @@ def _start() -> None:
         error(err)
         return
     _become(code, screen.sid, screen.status, state, key=ticket.key)
-    ss.pop(PUBLISHED, None)
 
 
 def _take_back() -> None:
@@ -165,7 +166,6 @@ def _lesson_title(catalog: lessons.Catalog, lesson_id: str, ctx: Context) -> str
 
 def _start_panel(ctx: Context) -> None:
     tr = ctx.t
-    st.title(tr("console.title"))
     st.markdown(tr("console.intro"))
     browser = identity.ask_browser()
     catalog = lessons.catalog()
@@ -208,7 +208,7 @@ def _waiting(tr: Callable[..., str]) -> None:
 
 def _key(key: str) -> None:
     """The teacher key, large, in a typeface whose 0/O, 1/l/I and 6/G differ, to copy from this screen only."""
-    st.markdown(f"<div class='mha-console-key' translate='no'>{md(key)}</div>", unsafe_allow_html=True)
+    st.markdown(f"<div class='mha-console-key' translate='no'>{html.escape(key)}</div>", unsafe_allow_html=True)
     st.html("<style>.mha-console-key { font: 600 1.6rem/1.3 'DejaVu Sans Mono', 'Source Code Pro', monospace;"
             " letter-spacing: .08em; user-select: all; }</style>")  # fmt: skip
 
@@ -230,15 +230,15 @@ def _header(ctx: Context) -> None:
     c1.toggle(tr("console.join_screen"), value=bool(state.get("join")), key="console_join",
               on_change=lambda: leading.set_class(join=bool(ss.get("console_join"))),
               help=tr("console.join_screen_help"))  # fmt: skip
-    if INVITE not in ss:
+    if INVITE_KEY not in ss:
         try:
-            ss[INVITE] = rooms().invite(code, screen_pass(), PROJECTOR)
+            ss[INVITE_KEY] = rooms().invite(code, screen_pass(), PROJECTOR)
         except LiveError:
-            ss[INVITE] = ""
+            ss[INVITE_KEY] = ""
     page_now = state.get("page") or "home"
-    if ss.get(INVITE):
+    if ss.get(INVITE_KEY):
         c2.link_button(tr("console.open_projector"), link(page_now, room=code, screen="projector",
-                                                          invite=ss[INVITE]),
+                                                          invite=ss[INVITE_KEY]),
                        icon=":material/cast:", help=tr("console.open_projector_help"))  # fmt: skip
 
 
@@ -395,22 +395,24 @@ def _end() -> None:
     say("info", "live.ended_by_you")
 
 
-@st.dialog(" ")
-def _confirm_end(tr: Callable[..., str]) -> None:
-    st.markdown(f"**{tr('console.end_title')}**")
-    st.markdown(tr("console.end_text"))
-    answers.download(tr, st.session_state[CODE], key="console_csv_end")
-    a, b = st.columns(2)
-    if a.button(tr("console.end_confirm"), key="console_end_yes", type="primary", icon=":material/stop_circle:"):
-        _end()
-        st.rerun()
-    if b.button(tr("console.end_cancel"), key="console_end_no"):
-        st.rerun()
+CONFIRM_END = "_live_confirm_end"
 
 
 def _end_button(tr: Callable[..., str]) -> None:
-    if st.button(tr("live.end"), key="console_end", icon=":material/stop_circle:"):
-        _confirm_end(tr)
+    """End the class, after a confirmation that says what ending does (and offers the answers once more)."""
+    ss = st.session_state
+    if not ss.get(CONFIRM_END):
+        st.button(tr("live.end"), key="console_end", icon=":material/stop_circle:",
+                  on_click=lambda: ss.update({CONFIRM_END: True}))  # fmt: skip
+        return
+    with st.container(border=True, key="console_end_confirm"):
+        st.markdown(f"**{tr('console.end_title')}**")
+        st.markdown(tr("console.end_text"))
+        answers.download(tr, ss[CODE], key="console_csv_end")
+        a, b = st.columns(2)
+        a.button(tr("console.end_confirm"), key="console_end_yes", type="primary", icon=":material/stop_circle:",
+                 on_click=_end)  # fmt: skip
+        b.button(tr("console.end_cancel"), key="console_end_no", on_click=lambda: ss.update({CONFIRM_END: False}))
 
 
 def sidebar(tr: Callable[..., str]) -> None:

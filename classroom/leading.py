@@ -6,6 +6,7 @@ and it publishes nothing until its widgets show them (a browser's older values c
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import streamlit as st
@@ -64,28 +65,40 @@ def class_state(ctx: Context) -> dict[str, Any]:
     return {**st.session_state.get(CLASS, {}), "settings": settings_to_json(ctx.settings, "en"), "lang": ctx.lang}
 
 
+def same(a: dict[str, Any], b: dict[str, Any]) -> bool:
+    """The same class state, the settings compared as settings (their JSON text may differ in form)."""
+    if {k: v for k, v in a.items() if k != "settings"} != {k: v for k, v in b.items() if k != "settings"}:
+        return False
+    return a.get("settings") == b.get("settings") or state_settings(a) == state_settings(b)
+
+
 def publish(ctx: Context) -> None:
-    """Every run of an accepted console: the class's state goes to the room when it changed."""
+    """Every run of an accepted console: the class's state goes to the room when it changed, made on the state it was
+    made from (another screen's move meanwhile is taken, not overwritten)."""
     ss = st.session_state
     if not accepted(CONSOLE):
         return
     state = class_state(ctx)
     pending = ss.get(PENDING)
     if pending is not None:
-        if state.get("settings") != pending.get("settings") and ss.get(RETRIES, 0) < MAX_RETRIES:
+        if state_settings(state) != state_settings(pending) and ss.get(RETRIES, 0) < MAX_RETRIES:
             ss[RETRIES] = ss.get(RETRIES, 0) + 1  # the widgets still show older values: once more
             st.rerun(scope="app")
         ss.pop(PENDING, None)
-    if state_json(state) == ss.get(PUBLISHED):
+    base = json.loads(ss[PUBLISHED]) if ss.get(PUBLISHED) else None
+    if base is not None and same(state, base):
         return
     try:
-        rooms().lead(ss[CODE], screen_pass(), state)
+        rooms().lead(ss[CODE], screen_pass(), state, base=base)
         ss[PUBLISHED] = state_json(state)
         ss[DOWN] = False
     except StoreUnavailable:
         ss[DOWN] = True
-    except LiveError as err:  # the room ended, or this console was closed by another
-        leave()
+    except LiveError as err:
+        if err.code == "moved":  # another screen moved the class at the same moment: its move wins, this one is dropped
+            adopt(rooms().room(ss[CODE]).state)
+            st.rerun(scope="app")
+        leave()  # the room ended, or this console was closed by another
         error(err)
 
 

@@ -91,24 +91,31 @@ def query() -> dict[str, str]:
 
 
 def _on_presses() -> None:
-    """Clicker presses came in: apply, in order, the ones not applied yet, to the class's state as it is now."""
+    """Clicker presses came in: apply, in order, the ones not applied yet, to the class's state as it is now (if the
+    console moved the class meanwhile, to its move: a change is made only on the state it was made from)."""
     ss = st.session_state
-    if ss.get(STATUS) != ACCEPTED:
-        return
-    new = [d for n, d in pressed(KEYS) if n > ss.get(LAST_PRESS, 0)]
-    if not new:
+    presses = pressed(KEYS)
+    new = [d for n, d in presses if n > ss.get(LAST_PRESS, 0)]
+    if ss.get(STATUS) != ACCEPTED or not new:
         return
     try:
         store = rooms()
-        room = read_room(store, ss[CODE])
-        moved = plan.move(room.state, new)
-        if state_json(moved) != state_json(room.state):
-            store.lead(ss[CODE], screen_pass(), moved)
-            read_room(store, ss[CODE])
+        for _ in range(3):
+            room = read_room(store, ss[CODE])
+            moved = plan.move(room.state, new)
+            if state_json(moved) == state_json(room.state):
+                break
+            try:
+                store.lead(ss[CODE], screen_pass(), moved, base=room.state)
+                break
+            except LiveError as err:
+                if err.code != "moved":
+                    raise
+        read_room(store, ss[CODE])
     except LiveError as err:
         error(err)
         return
-    ss[LAST_PRESS] = max(n for n, _ in pressed(KEYS))
+    ss[LAST_PRESS] = max(n for n, _ in presses)
 
 
 def _join_card(tr: Callable[..., str], code: str) -> None:

@@ -44,11 +44,11 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "The code, the link and a large QR code at the top of the projector, to read from the back row.",
         "zh": "在投影仪顶部显示房间码、链接和大号二维码，后排也能看清。",
     },
-    "console.open_projector": {"en": "Open the projector window", "zh": "打开投影窗口"},
+    "console.open_projector": {"en": "Open the projector window", "zh": "打开投影仪窗口"},
     "console.open_projector_help": {
         "en": "A private link: it opens the projector's screen in a new window (drag it to the projector and press "
         "F11). It shows the class only the lesson, and your clicker works on it.",
-        "zh": "这是私密链接：它在新窗口中打开投影画面（把窗口拖到投影仪上并按 F11）。投影画面只向全班显示课程内容，翻页笔在上面也能用。",
+        "zh": "这是私密链接：它在新窗口中打开投影仪画面（把窗口拖到投影仪上并按 F11）。这个画面只向全班显示课程内容，翻页笔在上面也能用。",
     },
     "console.screens": {"en": "consoles open: {consoles} · projectors: {projectors}",
                         "zh": "已打开的控制台：{consoles} · 投影仪：{projectors}"},

@@ -136,6 +136,11 @@ r[2] = r[2] - 1
 redis.call('HSET', KEYS[1], ARGV[1], cjson.encode(r))
 return r[1]
 """
+SET_STATE = """
+if redis.call('HGET', KEYS[1], 'state') ~= ARGV[2] then return false end
+redis.call('HSET', KEYS[1], 'state', ARGV[1])
+return redis.call('HINCRBY', KEYS[1], 'version', 1)
+"""
 FIELDS = ("code", "teacher_hash", "created", "expires", "ended", "version", "state", "question", "qid", "answer",
           "revealed", "solution", "owner", "address", "beat")  # fmt: skip
 TYPES = {"created": float, "expires": float, "ended": int, "version": int, "answer": int, "revealed": int,
@@ -156,7 +161,7 @@ class RedisBackend:
         self._down_until = 0.0
         self._lock = threading.Lock()
         scripts = {"insert": INSERT_ROOM, "add": ADD_STUDENT, "touch": TOUCH, "put_screen": PUT_SCREEN,
-                   "set_screen": SET_SCREEN, "take_invite": TAKE_INVITE}  # fmt: skip
+                   "set_screen": SET_SCREEN, "take_invite": TAKE_INVITE, "set_state": SET_STATE}  # fmt: skip
         self._scripts = {name: self.client.register_script(src) for name, src in scripts.items()}
 
     def _call(self, fn, *args, **kwargs):
@@ -213,6 +218,10 @@ class RedisBackend:
             return pipe.execute()[1 if fields else 0]
 
         return int(self._call(run))
+
+    def set_state(self, code: str, text: str, base: str) -> int | None:
+        version = self._call(self._scripts["set_state"], keys=[_room(code)], args=[text, base])
+        return None if version is None else int(version)
 
     def add_student(self, code: str, sid: str, now: float, expires: float, client: str, address: str,
                     caps: SeatCaps) -> str:  # fmt: skip

@@ -205,6 +205,7 @@ class Backend(Protocol):
     def load_room(self, code: str) -> Record | None: ...
     def load_version(self, code: str) -> tuple[int, int, float] | None: ...  # (version, ended, expires)
     def update_room(self, code: str, fields: dict[str, Any]) -> int: ...  # bumps and returns the version
+    def set_state(self, code: str, text: str, base: str) -> int | None: ...  # only if the state is `base` (else None)
     # seats: "ok", "full", "client", "address"
     def add_student(self, code: str, sid: str, now: float, expires: float, client: str, address: str,
                     caps: SeatCaps) -> str: ...  # fmt: skip
@@ -450,15 +451,25 @@ class Rooms:
         return token
 
     # ---- the teacher's screens
-    def lead(self, code: object, auth: object, state: dict[str, Any]) -> int:
-        """What the class shows (page, settings, step, ...): a console's or a projector's. Returns the new version."""
+    def lead(self, code: object, auth: object, state: dict[str, Any], base: dict[str, Any] | None = None) -> int:
+        """What the class shows (page, settings, step, ...): a console's or a projector's. Returns the new version.
+        With `base` (the state this change was made from), the change is made only if the class still shows `base`:
+        two screens that move the class at once (the projector's clicker, the console) never undo each other's move
+        (LiveError 'moved': read the room again)."""
         rec = self._teacher(code, auth, roles=(CONSOLE, PROJECTOR))
         text = json.dumps(state, ensure_ascii=False, sort_keys=True)
         if len(text.encode("utf-8")) > self.limits.max_state:
             raise LiveError("too_big")
         if text == rec.state:
             return rec.version
-        return self._update(rec.code, {"state": text})
+        if base is None:
+            return self._update(rec.code, {"state": text})
+        version = self.backend.set_state(rec.code, text, json.dumps(base, ensure_ascii=False, sort_keys=True))
+        with self._recent_lock:
+            self._recent.pop(rec.code, None)
+        if version is None:
+            raise LiveError("moved")
+        return version
 
     def ask(self, code: object, auth: object, question: dict[str, Any], answer: Any) -> str:
         """Send a question to every student; the answer stays hidden until `reveal`. Returns its id.

@@ -180,6 +180,15 @@ class SqliteBackend:
             (version,) = db.execute("SELECT version FROM rooms WHERE code = ?", (code,)).fetchone()
         return version
 
+    def set_state(self, code: str, text: str, base: str) -> int | None:
+        with self._tx() as db:
+            cur = db.execute("UPDATE rooms SET state = ?, version = version + 1 WHERE code = ? AND state = ?",
+                             (text, code, base))  # fmt: skip
+            if cur.rowcount != 1:
+                return None
+            (version,) = db.execute("SELECT version FROM rooms WHERE code = ?", (code,)).fetchone()
+        return version
+
     def add_student(self, code: str, sid: str, now: float, expires: float, client: str, address: str,
                     caps: SeatCaps) -> str:  # fmt: skip
         with self._tx() as db:

@@ -8,4 +8,7 @@ from ui.context import get_context
 
 if outside_frame():
     st.stop()
-page(get_context())
+ctx = get_context()
+tr = ctx.t
+st.title(tr("console.title"))
+page(ctx)

@@ -127,15 +127,15 @@ def test_an_unknown_kind_gives_no_question():
 def test_the_teachers_list_says_how_students_answer_each_kind():
     """answer_types agrees with the quiz's own question of each kind, and the teacher's list shows it."""
     from explorer.live_questions import answer_types
-    from tests.test_live_app import teacher_and_students
+    from tests.test_live_app import class_with
 
     sc = run_scene(Settings())
     types = answer_types(sc)
     assert list(types) == quiz_kinds(sc)
     assert types == {k: draw_question(k, scene=sc).answer_type for k in types}
     assert {"choice", "number"} <= set(types.values())
-    teacher, _, _ = teacher_and_students(0)
-    assert "Students pick one of the options." in [c.value for c in teacher.sidebar.get("caption")]
+    teacher, _, _ = class_with(0)
+    assert "Students pick one of the options." in [c.value for c in teacher.main.get("caption")]
     number = next(k for k, t in types.items() if t == "number")
     teacher.selectbox(key="live_ask_kind").set_value(number).run()
-    assert "Students type a number." in [c.value for c in teacher.sidebar.get("caption")]
+    assert "Students type a number." in [c.value for c in teacher.main.get("caption")]
