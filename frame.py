@@ -1,8 +1,10 @@
 """The frame every page is drawn in: page config, language, the settings sidebar, navigation.
 
-Streamlit runs the very first request after a server start through its legacy `pages/` path, which
-executes a page file without app.py. Each page therefore starts with `if outside_frame(): st.stop()`:
-run on its own, it draws itself through the frame (which runs the page again, inside) and stops.
+The page files live in `app_pages/`, not `pages/`: a folder named `pages` beside app.py makes Streamlit 1.67 run the
+first session of a fresh server through its legacy multipage path (`PagesManager.uses_pages_directory`), which
+lists the folder's file names as the navigation and runs a page file without app.py, until a first
+`st.navigation` call switches that off. Each page still starts with `if outside_frame(): st.stop()`, so a page file
+run on its own (AppTest.from_file on a page) draws itself through the frame (which runs the page again, inside).
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from ui import streamlit_fixes
 from ui.closed_sessions import expire_closed_sessions
 from ui.context import set_context
 from ui.fair import install_waiter
-from ui.nav import PAGES, page_icon
+from ui.nav import HOME_INNER, PAGES, page_icon
 from ui.sidebar import build_context, language_choice
 from ui.streamlit_text import not_found_page
 
@@ -62,8 +64,13 @@ def run_frame() -> None:
     install_waiter(ctx.t)  # a heavy chart that has to wait for the CPU says so (ui/fair.py)
     sections: dict[str, list] = {}
     for i, (path, url, title, *section) in enumerate(PAGES):
-        page = st.Page(path, title=ctx.t(title), icon=page_icon(url), url_path=url, default=(i == 0))
+        # The home page is "/"; Streamlit names a page by its url_path, so the home page's own one is left
+        # to the hidden /home below (Streamlit would say "Page not found" there).
+        page = st.Page(path, title=ctx.t(title), icon=page_icon(url), url_path=url if i else HOME_INNER,
+                       default=(i == 0))  # fmt: skip
         sections.setdefault(ctx.t(section[0] if section else "nav.beyond"), []).append(page)
+        if i == 0:
+            sections[ctx.t(section[0])].append(home_alias(path, ctx.t(title), url))
     missing = not_found_page({url for _, url, *_ in PAGES}, ctx.t, PAGES[0][0])  # instead of Streamlit's dialog
     if missing is not None:
         sections.setdefault(ctx.t("nav.explore"), []).append(missing)
@@ -77,7 +84,8 @@ def run_frame() -> None:
     st.html(_CSS)
     # 13+ pages: expanded, no untranslated "View 3 more"; a follower and the projector navigate with the class only
     nav = st.navigation(sections, position="hidden" if shown else "sidebar", expanded=True)
-    classroom.on_page(ctx, nav.url_path or PAGES[0][1], live_slot, shown[0] if shown else None)
+    page_now = PAGES[0][1] if nav.url_path in ("", HOME_INNER) else nav.url_path  # the home page is "home"
+    classroom.on_page(ctx, page_now, live_slot, shown[0] if shown else None)
     _state.inside = True
     try:
         nav.run()
@@ -86,6 +94,12 @@ def run_frame() -> None:
         raise
     finally:
         _state.inside = False
+
+
+def home_alias(path: str, title: str, url: str) -> st.Page:
+    """A hidden page at /<url> that draws the home page (whose address is "/"): an old /home link works. It is
+    not a redirect: `st.switch_page` cannot clear the settings' query parameters, which are bound to widgets."""
+    return st.Page(path, title=title, icon=page_icon(url), url_path=url, visibility="hidden")
 
 
 def outside_frame() -> bool:

@@ -81,7 +81,7 @@ def on_page(ctx: Context, page: str, slot: Any, state: dict[str, Any] | None) ->
         elif now == CONSOLE and accepted(CONSOLE):
             console.sidebar(tr)
         elif now is None:
-            st.page_link("pages/console.py", label=tr("live.teach"), icon=":material/co_present:")
+            st.page_link("app_pages/console.py", label=tr("live.teach"), icon=":material/co_present:")
     if now == STUDENT:
         ss = st.session_state
         if st.query_params.get("join") != ss[CODE] or st.query_params.get("me") != ss["_live_sid"]:

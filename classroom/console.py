@@ -418,7 +418,7 @@ def _end_button(tr: Callable[..., str]) -> None:
 def sidebar(tr: Callable[..., str]) -> None:
     """A console's part of every page's sidebar: which class, and the way to the console."""
     st.sidebar.caption(tr("console.in_sidebar", room=st.session_state[CODE]))
-    st.sidebar.page_link("pages/console.py", label=tr("page.console"), icon=":material/admin_panel_settings:")
+    st.sidebar.page_link("app_pages/console.py", label=tr("page.console"), icon=":material/admin_panel_settings:")
 
 
 __all__ = ["is_console", "page", "resume_from_link", "sidebar"]

@@ -1,6 +1,6 @@
 """Predict, then reveal: a bank of question kinds drawn from the lecture notes and the current setting.
 
-Public API (used by pages/quiz.py and by anything that sends questions elsewhere, e.g. a live class):
+Public API (used by app_pages/quiz.py and by anything that sends questions elsewhere, e.g. a live class):
 
     KINDS                                   every kind, in the order the page asks them
     draw_question(kind, settings=None, scene=None, seed=0, lang="en") -> Question | None

@@ -59,7 +59,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "“{value}” is written with full-width characters; type it with half-width ones, e.g. {plain}.",
         "zh": "“{value}”使用了全角字符；请切换到半角输入，例如 {plain}。",
     },
-    # ---- training lab (pages/lab.py)
+    # ---- training lab (app_pages/lab.py)
     "busy.one_other_training": {
         "en": "1 other training is running on this server: trainings take turns, so yours is slower.",
         "zh": "服务器上还有另外 1 个训练在进行：各个训练轮流使用 CPU，所以你的会慢一些。",

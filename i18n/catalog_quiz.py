@@ -1,4 +1,4 @@
-"""Strings of the quiz: the page (pages/quiz.py) and every question kind of explorer/quiz_bank.py.
+"""Strings of the quiz: the page (app_pages/quiz.py) and every question kind of explorer/quiz_bank.py.
 
 Keys: `quiz.<kind>.prompt*` (the question), `.explain*` (shown after reveal), `.opt_*` (an option's label),
 `.why_*` (that option's own explanation), `.trap_*` (the slip behind a typical wrong typed answer).

@@ -10,20 +10,20 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 APP = str(ROOT / "app.py")
 PAGES = {
-    "home": "pages/home.py",
-    "inputs": "pages/inputs.py",
-    "steps": "pages/steps.py",
-    "heads": "pages/heads.py",
-    "positional": "pages/positional.py",
-    "worked": "pages/worked.py",
-    "quiz": "pages/quiz.py",
-    "console": "pages/console.py",
-    "lab": "pages/lab.py",
-    "minilm": "pages/minilm.py",
-    "why": "pages/why.py",
-    "subspaces": "pages/subspaces.py",
-    "note004": "pages/note004.py",
-    "errata": "pages/errata.py",
+    "home": "app_pages/home.py",
+    "inputs": "app_pages/inputs.py",
+    "steps": "app_pages/steps.py",
+    "heads": "app_pages/heads.py",
+    "positional": "app_pages/positional.py",
+    "worked": "app_pages/worked.py",
+    "quiz": "app_pages/quiz.py",
+    "console": "app_pages/console.py",
+    "lab": "app_pages/lab.py",
+    "minilm": "app_pages/minilm.py",
+    "why": "app_pages/why.py",
+    "subspaces": "app_pages/subspaces.py",
+    "note004": "app_pages/note004.py",
+    "errata": "app_pages/errata.py",
 }
 CHARTLESS = {"home", "worked", "quiz", "lab", "errata", "console"}  # text, LaTeX and widgets (lab: after training)
 

@@ -77,6 +77,41 @@ def test_deep_link_works_on_fresh_server(browser, path):
         page.context.close()
 
 
+# Every text the sidebar navigation shows, from the first frame on (a MutationObserver set up before any script).
+NAV_WATCH = """(() => { window.__navSeen = new Set();
+    const look = () => document.querySelectorAll('[data-testid=stSidebarNav] a, [data-testid=stSidebarNavLink]')
+        .forEach(a => window.__navSeen.add(a.innerText.trim().split('\\n').pop()));
+    new MutationObserver(look).observe(document, {childList: true, subtree: true, characterData: true}); })()"""
+
+
+@pytest.mark.parametrize("path", ["", "heads"])
+def test_the_first_visit_of_a_fresh_server_never_shows_the_page_files(browser, path):
+    """A folder named `pages` beside app.py made Streamlit run a fresh server's first session through its legacy
+    multipage path: the navigation listed the file names (app, errata, heads, home, ...) for about 4 s."""
+    with streamlit_server() as url:
+        page = new_page(browser)
+        page.add_init_script(NAV_WATCH)
+        page.goto(f"{url}/{path}")
+        wait_idle(page)
+        seen = set(page.evaluate("[...window.__navSeen]"))
+        assert "Heads" in seen and "Where the notes are wrong" in seen, seen
+        files = {"app", "home", "errata", "note004", "minilm", "subspaces", "worked"}
+        assert not seen & files, f"the navigation showed file names: {sorted(seen & files)}"
+        page.context.close()
+
+
+@pytest.mark.parametrize(("lang", "heading"), [("en", "every number visible"), ("zh", "每一个数字都看得见")])
+def test_home_goes_to_the_home_page_in_the_users_language(browser, server, lang, heading):
+    page = new_page(browser)
+    page.goto(f"{server}/home?lang={lang}&n_heads=4")
+    wait_idle(page)
+    assert heading in page.locator("h1").first.inner_text()
+    assert "n_heads=4" in page.url  # the link's settings come along
+    assert page.get_by_text("Page not found").count() == 0
+    assert_no_exception(page)
+    page.context.close()
+
+
 # The tiled-heads chart by its element key (Streamlit gives a keyed element the class st-key-<key>).
 # Not "the first chart": charts draw in any order, and the first one drawn may be another figure.
 TILED = ".st-key-heads_tiled .js-plotly-plot"

@@ -43,7 +43,7 @@ def test_every_key_has_both_languages():
 
 def _literal_keys() -> set[str]:
     keys = set()
-    for path in list(ROOT.glob("*.py")) + list(ROOT.glob("ui/*.py")) + list(ROOT.glob("pages/*.py")):
+    for path in list(ROOT.glob("*.py")) + list(ROOT.glob("ui/*.py")) + list(ROOT.glob("app_pages/*.py")):
         keys |= set(re.findall(r"\btr?\(\s*\"([a-z_]+\.[a-zA-Z0-9_.]+)\"", path.read_text(encoding="utf-8")))
     return keys
 

@@ -97,7 +97,7 @@ def test_hadolint_finds_nothing():
 def test_dockerignore_lets_the_app_and_its_static_files_through():
     ignored = [p for p in (ROOT / ".dockerignore").read_text(encoding="utf-8").split() if not p.startswith("#")]
     assert {"tests", ".git", "requirements-dev.txt"} <= set(ignored)
-    assert not [p for p in ignored if p.strip("/").startswith(("static", "wheels", "app.py", "ui", "pages"))]
+    assert not [p for p in ignored if p.strip("/").startswith(("static", "wheels", "app.py", "ui", "app_pages"))]
 
 
 # ----- the engine, the base, the image -----------------------------------------------------------------------

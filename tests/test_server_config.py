@@ -36,3 +36,15 @@ def test_the_served_app_uses_it():
         with urllib.request.urlopen(f"{url}/_stcore/health", timeout=5) as r:
             cookies = r.headers.get_all("Set-Cookie") or []
         assert any(c.startswith("_streamlit_xsrf") for c in cookies)  # XSRF protection hands out its token
+
+
+def test_no_pages_folder_beside_the_app():
+    """Streamlit 1.67 treats a folder named `pages` beside app.py as a legacy multipage app: a fresh server's first
+    session then lists the folder's file names as the navigation and runs page files without app.py (frame.py).
+    The page files live in app_pages/."""
+    from streamlit.runtime.pages_manager import PagesManager
+
+    root = Path(__file__).resolve().parent.parent
+    assert not (root / "pages").exists()
+    assert (root / "app_pages" / "home.py").exists()
+    assert "main_script_parent / \"pages\"" in Path(PagesManager.__init__.__code__.co_filename).read_text()  # still so

@@ -18,7 +18,7 @@ from training import TASKS
 from training.figures import head_names, heads_figure, pattern_curves, training_curves
 
 ROOT = Path(__file__).resolve().parent.parent
-SOURCES = [*sorted((ROOT / "training").glob("*.py")), ROOT / "pages" / "lab.py"]
+SOURCES = [*sorted((ROOT / "training").glob("*.py")), ROOT / "app_pages" / "lab.py"]
 
 
 def test_curves_carry_loss_and_accuracy_and_mark_the_snapshot():

@@ -7,7 +7,7 @@ import pytest
 
 from tests.conftest import APP, ROOT, chart_spec, charts
 
-PAGE = "pages/lab.py"
+PAGE = "app_pages/lab.py"
 SMALL = 20  # steps: enough to draw every figure, fast enough for a test
 
 

@@ -8,7 +8,7 @@ import pytest
 
 from explorer import WORKED_EXAMPLE, Settings, apply_preset, run_scene
 
-PAGE = "pages/worked.py"
+PAGE = "app_pages/worked.py"
 
 # note 001, copied from the note itself
 X = np.array([[1, 0.5, -1, 2], [-0.5, 1, 0.3, -2]])

@@ -17,4 +17,4 @@ def errata_links(ctx: Context, url: str) -> None:
     tr = ctx.t
     with st.expander(tr("errata.here", n=len(ids)), icon=":material/rule:"):
         st.markdown("\n".join(f"- {tr(f'errata.{i}.title')}" for i in ids))
-        st.page_link("pages/errata.py", label=tr("page.errata"), icon=page_icon("errata"))
+        st.page_link("app_pages/errata.py", label=tr("page.errata"), icon=page_icon("errata"))

@@ -5,21 +5,22 @@ from __future__ import annotations
 
 PAGES: tuple[tuple[str, ...], ...] = (
     # (file, url_path == file stem, title key, section key); the first is the home page at "/"
-    ("pages/home.py", "home", "page.home", "nav.explore"),
-    ("pages/inputs.py", "inputs", "page.inputs", "nav.explore"),
-    ("pages/steps.py", "steps", "page.steps", "nav.explore"),
-    ("pages/heads.py", "heads", "page.heads", "nav.explore"),
-    ("pages/positional.py", "positional", "page.positional", "nav.explore"),
-    ("pages/worked.py", "worked", "page.worked", "nav.classroom"),
-    ("pages/quiz.py", "quiz", "page.quiz", "nav.classroom"),
-    ("pages/console.py", "console", "page.console", "nav.classroom"),
-    ("pages/lab.py", "lab", "page.lab", "nav.beyond"),
-    ("pages/why.py", "why", "page.why", "nav.beyond"),
-    ("pages/subspaces.py", "subspaces", "page.subspaces", "nav.beyond"),
-    ("pages/minilm.py", "minilm", "page.minilm", "nav.beyond"),
-    ("pages/note004.py", "note004", "page.note004", "nav.beyond"),
-    ("pages/errata.py", "errata", "page.errata", "nav.beyond"),
+    ("app_pages/home.py", "home", "page.home", "nav.explore"),
+    ("app_pages/inputs.py", "inputs", "page.inputs", "nav.explore"),
+    ("app_pages/steps.py", "steps", "page.steps", "nav.explore"),
+    ("app_pages/heads.py", "heads", "page.heads", "nav.explore"),
+    ("app_pages/positional.py", "positional", "page.positional", "nav.explore"),
+    ("app_pages/worked.py", "worked", "page.worked", "nav.classroom"),
+    ("app_pages/quiz.py", "quiz", "page.quiz", "nav.classroom"),
+    ("app_pages/console.py", "console", "page.console", "nav.classroom"),
+    ("app_pages/lab.py", "lab", "page.lab", "nav.beyond"),
+    ("app_pages/why.py", "why", "page.why", "nav.beyond"),
+    ("app_pages/subspaces.py", "subspaces", "page.subspaces", "nav.beyond"),
+    ("app_pages/minilm.py", "minilm", "page.minilm", "nav.beyond"),
+    ("app_pages/note004.py", "note004", "page.note004", "nav.beyond"),
+    ("app_pages/errata.py", "errata", "page.errata", "nav.beyond"),
 )
+HOME_INNER = "home-page"  # Streamlit's own name of the home page (its address is "/"; /home is an alias)
 # Material Symbols ship with Streamlit's own static files: they draw the same on every machine, offline,
 # where emoji need an emoji font the classroom computer may not have (they show as empty boxes there).
 ICONS = {

@@ -28,15 +28,15 @@ st.graphviz_chart(pipeline_dot(scene.len_q, scene.len_k, settings.d_model, setti
 st.subheader(tr("home.where"))
 c1, c2 = st.columns(2)
 with c1:
-    st.page_link("pages/inputs.py", label=tr("page.inputs"), icon=page_icon("inputs"))
+    st.page_link("app_pages/inputs.py", label=tr("page.inputs"), icon=page_icon("inputs"))
     st.caption(tr("home.where_inputs"))
-    st.page_link("pages/steps.py", label=tr("page.steps"), icon=page_icon("steps"))
+    st.page_link("app_pages/steps.py", label=tr("page.steps"), icon=page_icon("steps"))
     st.caption(tr("home.where_steps"))
 with c2:
-    st.page_link("pages/heads.py", label=tr("page.heads"), icon=page_icon("heads"))
+    st.page_link("app_pages/heads.py", label=tr("page.heads"), icon=page_icon("heads"))
     st.caption(tr("home.where_heads"))
-    st.page_link("pages/positional.py", label=tr("page.positional"), icon=page_icon("positional"))
+    st.page_link("app_pages/positional.py", label=tr("page.positional"), icon=page_icon("positional"))
     st.caption(tr("home.where_positional"))
 
-st.page_link("pages/errata.py", label=tr("page.errata"), icon=page_icon("errata"))
+st.page_link("app_pages/errata.py", label=tr("page.errata"), icon=page_icon("errata"))
 st.caption(tr("home.errata_text", n=len(ERRATA)))
