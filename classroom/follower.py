@@ -83,8 +83,8 @@ def context(state: dict[str, Any], lang: str, tr: Callable[..., str], projector:
     settings = state_settings(state) or Settings()
     present = projector or bool(state.get("present"))
     dark = screen.browser_is_dark()
-    if projector:
-        style = FigureStyle.large()
+    if projector:  # big type, and every chart short enough to fit the screen with a line above it
+        style = FigureStyle.present()
     elif screen.is_phone():
         style = FigureStyle.phone()
     else:

@@ -11,8 +11,11 @@ every press, in order (ui/keys.js counts them; `plan.move` applies them one by o
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Callable
+from pathlib import Path
+from typing import Any
 
 import streamlit as st
 
@@ -49,6 +52,7 @@ from ui.present import clicker, pressed
 
 STATUS, LAST_PRESS = "_live_status", "_live_last_press"
 KEYS = "live_projector_keys"
+TOP_PAGES = ("steps", "home", "worked", "quiz", "errata")  # fit one screen, or are text the class reads from the top
 # The projector is the whole screen: no Streamlit header or toolbar over the lesson, little space above it.
 CSS = ("<style>header[data-testid='stHeader'] { display: none; }"
        " .stMainBlockContainer { padding-top: 1rem !important; padding-bottom: 1rem !important; }</style>")
@@ -118,6 +122,22 @@ def _on_presses() -> None:
     ss[LAST_PRESS] = max(n for n, _ in presses)
 
 
+@st.cache_resource(show_spinner=False)
+def _view_component():
+    js = Path(__file__).with_name("projector.js").read_text(encoding="utf-8")
+    return st.components.v2.component("mha_projector_view", js=js, isolate_styles=False)
+
+
+def _view(room: Any) -> None:
+    """Where the projector's page should be scrolled: its top while a question or the join screen is shown and on
+    /steps (one step fits the screen), else its first chart (a page longer than the screen)."""
+    state = room.state
+    top = bool(room.question) or bool(state.get("join")) or state.get("page") in TOP_PAGES
+    key = json.dumps([state.get("page"), state.get("stop"), state.get("step"), room.qid, room.revealed,
+                      bool(state.get("join"))])  # fmt: skip
+    _view_component()(data={"key": key, "target": "top" if top else "chart"}, key="live_projector_view")
+
+
 def _join_card(tr: Callable[..., str], code: str) -> None:
     link_ = join_link(code)
     with st.container(border=True, key="live_join_card"):
@@ -174,9 +194,12 @@ def bar(tr: Callable[..., str]) -> None:
     room = ss.get(ROOM)
     if fragment_only() and want_redraw(room, projector=True):
         st.rerun(scope="app")
-    if ss.get(STATUS) == ACCEPTED:
-        clicker(KEYS, _on_presses)
     top = st.container(horizontal=True, horizontal_alignment="right", vertical_alignment="center")
+    with top:  # the invisible parts sit in the top row: in the page's column each would add a gap above the lesson
+        if ss.get(STATUS) == ACCEPTED:
+            clicker(KEYS, _on_presses)
+        if room is not None:
+            _view(room)
     top.caption(tr("projector.class", room=code) if ss.get(STATUS) == ACCEPTED else tr("projector.waiting", room=code))
     top.button(tr("projector.join_button"), key="live_projector_join", on_click=_toggle_join, type="tertiary",
                icon=":material/qr_code_2:", disabled=ss.get(STATUS) != ACCEPTED)  # fmt: skip

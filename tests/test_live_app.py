@@ -311,3 +311,19 @@ def test_the_quiz_pages_class_link_of_a_student_joins_the_class_but_not_as_that_
     assert student.session_state["_live_sid"] and not student.exception
     link = next(c.value for c in student.code if "quiz=" in c.value)
     assert f"join={code}" in link and "me=" not in link
+
+
+def test_a_replayed_me_link_gets_a_seat_of_its_own_and_one_browser_a_few_seats():
+    teacher, code, (ann,) = class_with()
+    ann_seat = ann.session_state["_live_sid"]
+    replay = session({"join": code, "me": ann_seat})  # Bo opens Ann's link in his own browser
+    assert replay.session_state["_live_role"] == "student" and replay.session_state["_live_sid"] != ann_seat
+    again = session({"join": code, "me": ann_seat}, browser=ann.session_state["_live_browser"])  # Ann reloads
+    assert again.session_state["_live_sid"] == ann_seat
+    one = next(BROWSERS)
+    for _ in range(3):  # one browser, three tabs opened from the join link: three seats at most
+        assert session({"join": code}, browser=one).session_state["_live_role"] == "student"
+    fourth = session({"join": code}, browser=one)
+    assert "already holds 3 seats in this class" in texts(fourth) and "_live_role" not in fourth.session_state
+    teacher.run()
+    assert "5 joined" in texts(teacher)

@@ -198,3 +198,31 @@ def test_a_closed_question_leaves_every_screen_and_its_answers_stay_for_the_csv(
     typed = rooms.answers(t.code, console, asked[1])[0]
     assert typed.text == "4194304" and typed.value == 4194304 and typed.right is False  # exactly as typed
     assert [b.label for b in rooms.typed_tally(t.code, console)] == ["4194304"]
+
+
+# ---------------------------------------------------------------- one client behind a proxy
+@pytest.mark.parametrize("peer, forwarded, trusted, expected", [
+    ("203.0.113.7", [], "", "203.0.113.7"),  # a browser straight to the server
+    ("203.0.113.7", ["10.9.9.9"], "", "203.0.113.7"),  # ... whose own X-Forwarded-For is never believed
+    (None, [], "", ""),  # this machine, no proxy: no address (no address limit)
+    (None, ["10.1.2.3"], "", "10.1.2.3"),  # nginx on this machine: the address it appended
+    (None, ["6.6.6.6, 10.1.2.3"], "", "10.1.2.3"),  # a client that wrote its own header: only nginx's part counts
+    (None, ["10.1.2.3, unix:"], "", "10.1.2.3"),  # deploy/nginx.conf's door adds a unix: hop
+    ("10.0.0.5", ["6.6.6.6, 10.1.2.3"], "10.0.0.0/24", "10.1.2.3"),  # a proxy on another machine, trusted
+    ("10.0.0.5", ["6.6.6.6, 10.1.2.3"], "", "10.0.0.5"),  # ... the same proxy, not trusted: its address
+    (None, ["garbage"], "", ""),  # nonsense where the proxy writes an address: none rather than a made-up one
+    (None, ["10.1.2.3", "127.0.0.1"], "", "10.1.2.3"),  # two headers: read in order, proxies skipped
+])  # fmt: skip
+def test_the_client_address_trusts_only_the_proxies_it_is_told_to(peer, forwarded, trusted, expected):
+    from classroom.identity import client_address
+
+    assert client_address(peer, forwarded, trusted) == expected
+
+
+def test_a_browser_secret_is_kept_only_as_its_hash():
+    from classroom.identity import _valid_secret, hash_secret
+
+    secret = "A" * 24
+    assert _valid_secret(secret) and hash_secret(secret) != secret and len(hash_secret(secret)) == 64
+    for bad in ("short", "x" * 65, "spaces are bad 1234567890", "ü" * 30, None, 12345):
+        assert not _valid_secret(bad)
