@@ -13,7 +13,7 @@ import threading
 from pathlib import Path
 
 import streamlit as st
-from streamlit.runtime.scriptrunner_utils.exceptions import RerunException
+from streamlit.runtime.scriptrunner_utils.exceptions import StopException
 
 import classroom
 import i18n
@@ -40,7 +40,11 @@ def run_frame() -> None:
     start_janitor()  # once per process: idle cache entries expire, freed memory goes back to the system
     streamlit_fixes.install()  # once per process: four per-run costs of Streamlit 1.67 (ui/streamlit_fixes.py)
     on_sweep(expire_closed_sessions)  # and closed tabs past Streamlit's time to live are forgotten (registered once)
-    classroom.start_of_run()  # a join, projector or console link; a console's settings to show
+    # The live class's own place, first on every page: its bar is a fragment, and a fragment's later runs write to
+    # the place it had, so nothing that comes and goes may stand before it (a message that came and went moved the
+    # page under it, and a follower's next tick wrote the bar over the step's title).
+    top = st.container()
+    classroom.start_of_run(top)  # a join, projector or console link; a console's settings to show
     shown = classroom.view()  # the class's state when this run draws it for a following phone or the projector
     # The presentation toggle is drawn later in the run; on a link's first run only the URL knows it is on.
     present = bool(st.session_state.get("present", str(st.query_params.get("present", "")).lower() == "true"))
@@ -85,13 +89,15 @@ def run_frame() -> None:
     # 13+ pages: expanded, no untranslated "View 3 more"; a follower and the projector navigate with the class only
     nav = st.navigation(sections, position="hidden" if shown else "sidebar", expanded=True)
     page_now = PAGES[0][1] if nav.url_path in ("", HOME_INNER) else nav.url_path  # the home page is "home"
-    classroom.on_page(ctx, page_now, live_slot, shown[0] if shown else None)
+    classroom.on_page(ctx, page_now, live_slot, top, shown[0] if shown else None)
     _state.inside = True
     try:
         nav.run()
-    except RerunException:  # another request cut the page short: a live-class follower's page is not all drawn
-        classroom.cut_short()
+    except StopException:  # st.stop() in the page: it ended there on purpose
+        classroom.drawn_to_end()
         raise
+    else:  # a run cut short by another request (a RerunException) is not drawn: a follower's page is drawn again
+        classroom.drawn_to_end()
     finally:
         _state.inside = False
 

@@ -16,24 +16,34 @@ from ui.weight_source import batch_panel, flat_note, prev_head_panel
 if outside_frame():
     st.stop()
 ctx = get_context()
-tr, scene, settings = ctx.t, ctx.scene, ctx.settings
 
+
+
+def all_steps(ctx) -> None:
+    """The nine steps one under the other, each with its text, shapes, heatmap and numbers."""
+    tr, scene, settings = ctx.t, ctx.scene, ctx.settings
+    st.title(tr("steps.title"))
+    st.markdown(tr("steps.intro", h=settings.n_heads, d=settings.d_model, dk=settings.d_k, L=scene.len_q,
+                   Lk=scene.len_k))  # fmt: skip
+    errata_links(ctx, "steps")
+    ctx = ctx.with_scene(batch_panel(ctx))  # the padding batch: the item whose tensors follow
+    flat_note(ctx)
+    prev_head_panel(ctx, ctx.scene)
+    view = StepsView(ctx)
+    if view.small:
+        view.numbers_head = st.selectbox(tr("steps.numbers_head"), range(settings.n_heads),
+                                         format_func=lambda i: view.heads[i], key="numbers_head")  # fmt: skip
+    linked = url_step()
+    if linked is not None:  # a link that names a step (the student link) opens at that step
+        key_listener(scroll_to=f"step-{linked + 1}")
+    for n in range(len(STEP_KEYS)):
+        view.draw(n)
+
+
+# Presentation: one step per screen. Not st.stop() after it: a page that ends itself with st.stop() can lose its
+# elements in the browser at the next run of a fragment (every live-class page has one), which left a projector and
+# phones with a page missing its step bar or all of its content (tests/test_live_lesson_browser.py).
 if ctx.present:
     present_steps(ctx)
-    st.stop()
-
-st.title(tr("steps.title"))
-st.markdown(tr("steps.intro", h=settings.n_heads, d=settings.d_model, dk=settings.d_k, L=scene.len_q, Lk=scene.len_k))
-errata_links(ctx, "steps")
-ctx = ctx.with_scene(batch_panel(ctx))  # the padding batch: the item whose tensors follow
-flat_note(ctx)
-prev_head_panel(ctx, ctx.scene)
-view = StepsView(ctx)
-if view.small:
-    view.numbers_head = st.selectbox(tr("steps.numbers_head"), range(settings.n_heads),
-                                     format_func=lambda i: view.heads[i], key="numbers_head")  # fmt: skip
-linked = url_step()
-if linked is not None:  # a link that names a step (the student link) opens at that step
-    key_listener(scroll_to=f"step-{linked + 1}")
-for n in range(len(STEP_KEYS)):
-    view.draw(n)
+else:
+    all_steps(ctx)

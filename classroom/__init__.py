@@ -9,8 +9,8 @@ per screen over the room store `liveclass` (which knows nothing of pages):
 - `questions`, `typed_answers`, `answers`: questions on each screen and the teacher's CSV; `session`: what they share.
 
 The frame (frame.py) calls: `start_of_run` before the settings, `view` (the class's state when this run draws it for a
-follower or the projector, else None: the normal app), `on_page` after the navigation is known, `cut_short` when the
-page is cut short by another request.
+follower or the projector, else None: the normal app), `on_page` after the navigation is known, `drawn_to_end` when the
+page ran to its end.
 """
 
 from __future__ import annotations
@@ -30,15 +30,18 @@ handover.install()  # Streamlit 1.67 can lose the end of a page with a fragment 
 FOLLOWER, PROJECTOR = "follower", "projector"  # what `view` says this run draws
 
 
-def start_of_run() -> None:
-    """Before the settings widgets: a join, projector or console link; a console's settings to show."""
+def start_of_run(top: Any) -> None:
+    """Before the settings widgets: a join, projector or console link; a console's settings to show. `top` is the
+    live class's place at the top of the page: the element that asks the browser who it is goes into its first box
+    (the message and the bar into the next two, `on_page`), so that every part keeps its place from run to run."""
     params = st.query_params
-    if params.get("join") is not None:
-        join.from_link()
-    elif params.get("screen") == "projector" and not projector.is_projector():
-        projector.open_from_link()
-    elif params.get("room") and (params.get("as") or params.get("invite")) and role() is None:
-        console.resume_from_link()
+    with top.container():
+        if params.get("join") is not None:
+            join.from_link()
+        elif params.get("screen") == "projector" and not projector.is_projector():
+            projector.open_from_link()
+        elif params.get("room") and (params.get("as") or params.get("invite")) and role() is None:
+            console.resume_from_link()
     if role() == CONSOLE:
         leading.before_settings()
 
@@ -59,19 +62,23 @@ def view_context(state: dict[str, Any], kind: str, lang: str, tr: Callable[..., 
     return follower.context(state, lang, tr, projector=kind == PROJECTOR)
 
 
-def on_page(ctx: Context, page: str, slot: Any, state: dict[str, Any] | None) -> None:
+def on_page(ctx: Context, page: str, slot: Any, top: Any, state: dict[str, Any] | None) -> None:
     """After the navigation is known, before the page: the console publishes; a follower or the projector goes to
-    the class's page and draws its bar; the sidebar's classroom part goes into `slot`."""
+    the class's page; the message and the bar go into `top` (each in a box of its own, always there), the sidebar's
+    classroom part into `slot`."""
     tr, now = ctx.t, role()
     if now == CONSOLE:
         leading.publish(ctx)  # first: a refusal (the class ended, this console was closed) leaves before drawing
         now = role()
+    message, bar = top.container(), top.container()
     if ctx.screen != PROJECTOR:
-        show_message(tr)
+        with message:
+            show_message(tr)
     if state is not None and ctx.screen == PROJECTOR:
         follower.go_to_class_page(state, page, projector.query())
-        st.html(projector.CSS)
-        projector.bar(tr)
+        with bar:
+            st.html(projector.CSS)
+            projector.bar(tr)
         return
     if state is not None:
         follower.go_to_class_page(state, page, {"join": st.session_state[CODE], "me": st.session_state["_live_sid"]})
@@ -86,14 +93,16 @@ def on_page(ctx: Context, page: str, slot: Any, state: dict[str, Any] | None) ->
         ss = st.session_state
         if st.query_params.get("join") != ss[CODE] or st.query_params.get("me") != ss["_live_sid"]:
             st.query_params["join"], st.query_params["me"] = ss[CODE], ss["_live_sid"]  # a reload joins again
-        follower.bar(tr)
+        with bar:
+            follower.bar(tr)
     if now == CONSOLE:
-        st.html(console.CSS)
+        with bar:
+            st.html(console.CSS)
 
 
-def cut_short() -> None:
-    """The page was cut short by another request (the frame catches the rerun): a follower draws it again."""
-    follower.cut_short()
+def drawn_to_end() -> None:
+    """The page ran to its end (or stopped itself): a follower's page shows the class's state."""
+    follower.drawn_to_end()
 
 
-__all__ = ["FOLLOWER", "PROJECTOR", "cut_short", "on_page", "start_of_run", "view", "view_context"]
+__all__ = ["FOLLOWER", "PROJECTOR", "drawn_to_end", "on_page", "start_of_run", "view", "view_context"]

@@ -6,18 +6,23 @@ page, settings and step every time, because following draws the room's state, no
 How a follower learns of a change: its bar is a fragment that runs every POLL_STUDENT seconds (`st.fragment(
 run_every=...)`, Streamlit's own timer). It reads the room's version (one read by primary key, shared by the process's
 followers for VERSION_AGE); while the version is the same it redraws one caption. When the class's page, settings or
-step moved, it reruns the app, which draws the room's state. A run that was cut short (the browser's next request
-under load) is noted (`cut_short`), so the bar asks for the page again (at most MAX_REDRAWS times for one state):
+step moved, it reruns the app, which draws the room's state. Only a run that reached the page's end marks the state
+drawn (`drawn_to_end`): after a run cut short (the browser's next request under load) the bar asks for the page
+again (at most MAX_REDRAWS times for one state):
 a follower is never left on a partly drawn page.
 """
 
 from __future__ import annotations
 
+import hashlib
+import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
 import streamlit as st
+from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from classroom import identity, questions, typed_answers
 from classroom.session import (
@@ -25,7 +30,6 @@ from classroom.session import (
     BEAT_AT,
     CODE,
     DOWN,
-    DRAWN,
     FOLLOW,
     MAX_REDRAWS,
     POLL_STUDENT,
@@ -44,6 +48,7 @@ from classroom.session import (
     read_room,
     rooms,
     say,
+    state_json,
     state_settings,
     state_step,
 )  # fmt: skip
@@ -89,7 +94,7 @@ def context(state: dict[str, Any], lang: str, tr: Callable[..., str], projector:
         style = FigureStyle.phone()
     else:
         style = FigureStyle()
-    st.session_state[DRAWN] = followed(state, projector)  # unless the run is cut short (cut_short)
+    _run.viewing = followed(state, projector)  # drawn once the page ran to its end (drawn_to_end)
     return Context(lang=lang, t=tr, settings=settings, style=style.with_(dark=dark), large=projector,
                    present=present, screen="projector" if projector else "follower")  # fmt: skip
 
@@ -100,24 +105,67 @@ def go_to_class_page(state: dict[str, Any], page: str, query: dict[str, str]) ->
     files = page_files()
     st.session_state["step_index"] = state_step(state)
     if target != page and target in files:
+        st.session_state[REPAIR] = True
         st.switch_page(files[target], query_params=query)
 
 
-def cut_short() -> None:
-    """This run's page was cut short by another request (a RerunException before its end): not drawn. (A page that
-    ends itself with st.stop() is drawn: after a stop, not even the session state can be read, so "drawn" is noted
-    when the run begins and taken back here.)"""
-    st.session_state.pop(DRAWN, None)
+# What each session's last complete run drew, kept outside the session state: after a page's st.stop() the session
+# state cannot be read or written any more (every access is a yield point that raises the stop again), and a run that
+# is cut short (another request) must leave no mark at all. Keyed by session id, bounded, tiny (a digest each).
+_run = threading.local()  # the followed state this script thread's run draws
+_drawn: OrderedDict[str, str] = OrderedDict()
+_drawn_lock = threading.Lock()
+MAX_SESSIONS = 20_000
+
+
+def _digest(state: dict[str, Any] | None) -> str:
+    return hashlib.blake2b(state_json(state or {}).encode(), digest_size=12).hexdigest()
+
+
+def _session_id() -> str:
+    ctx = get_script_run_ctx(suppress_warning=True)
+    return ctx.session_id if ctx is not None else ""
+
+
+def drawn_to_end() -> None:
+    """The frame: this run's page ran to its end (or ended itself with st.stop()): what it followed is on screen."""
+    viewing, _run.viewing = getattr(_run, "viewing", None), None
+    sid = _session_id()
+    if viewing is None or not sid:
+        return
+    with _drawn_lock:
+        _drawn[sid] = _digest(viewing)
+        _drawn.move_to_end(sid)
+        while len(_drawn) > MAX_SESSIONS:
+            _drawn.popitem(last=False)
+
+
+def is_drawn(state: dict[str, Any]) -> bool:
+    with _drawn_lock:
+        return _drawn.get(_session_id()) == _digest(state)
+
+
+def forget_drawn() -> None:
+    with _drawn_lock:
+        _drawn.pop(_session_id(), None)
+
+
+# After a page change (st.switch_page), the first run of the bar's timer can leave the browser without the new page's
+# elements (Streamlit 1.67: measured with four screens following eight page changes, 3 of 32 pages came out empty,
+# the server having drawn each to its end). The page is drawn once more at that first tick: 0 of 96 since.
+REPAIR = "_live_repair"
 
 
 def want_redraw(room: Room | None, projector: bool = False) -> bool:
-    """In a run of the bar alone: True when the page must be drawn again (the class moved, or the last full run was
-    cut short before its end), at most MAX_REDRAWS times for one state."""
+    """In a run of the bar alone: True when the page must be drawn again (the class moved, the last full run was cut
+    short before its end, or it changed page: REPAIR), at most MAX_REDRAWS times for one state."""
     ss = st.session_state
+    if ss.pop(REPAIR, None):
+        return True
     if room is None:
         return False
     want = followed(room.state, projector)
-    if want == ss.get(DRAWN):
+    if is_drawn(want):
         return False
     last, count = ss.get(REDRAWS) or (None, 0)
     count = count + 1 if last == want else 1
@@ -155,7 +203,7 @@ def back() -> None:
     ss = st.session_state
     ss[FOLLOW] = True
     ss[BEAT_AT] = 0.0
-    ss.pop(DRAWN, None)
+    forget_drawn()
     ss["present"] = False  # this phone's own presentation toggle (exploring) is not the class's
 
 
@@ -219,5 +267,5 @@ def bar(tr: Callable[..., str]) -> None:
             questions.student(tr, room, ss.setdefault(SENT, {}))
 
 
-__all__ = ["back", "bar", "context", "cut_short", "explore", "following", "go_to_class_page", "rejoin", "room_now",
+__all__ = ["back", "bar", "context", "drawn_to_end", "explore", "following", "go_to_class_page", "rejoin", "room_now",
            "sidebar", "want_redraw"]  # fmt: skip

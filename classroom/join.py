@@ -54,17 +54,20 @@ def from_link() -> None:
 
 
 def _join_typed() -> None:
-    join(st.session_state.get("live_join_code", ""))
+    raw = st.session_state.get("live_join_code", "")
+    if identity.browser_id():
+        join(raw)
+    else:  # the browser has not said who it is yet (a moment after the page opened): as a join link, it joins then
+        st.query_params["join"] = str(raw)[:16]
 
 
 def join_box(tr: Callable[..., str]) -> None:
     """Home page: type the code the teacher shows, then Enter or the button."""
     if role():
         return
-    known = identity.ask_browser()
+    identity.ask_browser()
     with st.form("live_join_form", border=True, enter_to_submit=True):
         left, right = st.columns([3, 1], vertical_alignment="bottom")
         left.text_input(tr("live.join_label"), key="live_join_code", max_chars=16, placeholder="ABC234",
                         help=tr("live.join_help"))  # fmt: skip
-        right.form_submit_button(tr("live.join"), on_click=_join_typed, icon=":material/login:", width="stretch",
-                                 disabled=not known)  # fmt: skip
+        right.form_submit_button(tr("live.join"), on_click=_join_typed, icon=":material/login:", width="stretch")

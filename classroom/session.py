@@ -30,7 +30,7 @@ ROLE, CODE, SID, KEY = "_live_role", "_live_code", "_live_sid", "_live_key"
 ROOM, SEEN, DOWN, MSG, BEAT_AT = "_live_room", "_live_seen", "_live_down", "_live_msg", "_live_beat"
 STATUS = "_live_status"  # a console's or projector's: accepted, or waiting for an open console
 INVITE_KEY = "_live_invite"  # a console's private link token for the projector window
-FOLLOW, DRAWN, REDRAWS, SENT = "_live_follow", "_live_drawn", "_live_redraws", "_live_sent"
+FOLLOW, REDRAWS, SENT = "_live_follow", "_live_redraws", "_live_sent"
 MAX_REDRAWS = 20  # full reruns asked for one state whose page was never drawn to the end
 MSG_SECONDS = 10.0  # a message stays through the reruns of a page's opening, then goes
 # what a follower's page shows, from the class's state (the console also publishes the lesson, the stop, when the

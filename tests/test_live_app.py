@@ -104,8 +104,9 @@ def test_a_student_who_explores_gets_the_whole_app_and_back_lands_on_the_class()
     student.button(key="live_back").click().run()
     student.run()
     assert student.session_state["_live_follow"] is True and "Following the teacher" in texts(student)
-    assert student.session_state["_live_drawn"]["page"] == room_state(code)["page"] == "home"
-    assert '"n_heads": 4' in student.session_state["_live_drawn"]["settings"]
+    assert room_state(code)["page"] == "home" and "Type a sentence" in texts(student)  # the class's page
+    ctx = student.session_state["_ctx"]
+    assert ctx.screen == "follower" and ctx.settings.n_heads == 4  # ... at the class's setting
 
 
 def test_the_console_sees_who_is_connected_and_following():
@@ -297,7 +298,7 @@ def test_redis_going_away_and_coming_back_in_the_app(tmp_path, monkeypatch):
             student.run()
             student.run()
             assert "Following the teacher" in texts(student)
-            assert '"n_heads": 4' in student.session_state["_live_drawn"]["settings"]
+            assert student.session_state["_ctx"].settings.n_heads == 4
         finally:
             stop(back)
 

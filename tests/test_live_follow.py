@@ -32,7 +32,7 @@ def test_a_following_phone_shows_the_class_however_often_the_browser_sends_an_ol
         student.switch_page(PAGES["home"]).run()  # the browser's older page comes back
         student.run()
         assert student.session_state["_live_follow"] is True
-        assert student.session_state["_live_drawn"]["page"] == "steps" and "Step 2 of 9" in texts(student)
+        assert student.session_state["_ctx"].screen == "follower" and "Step 2 of 9" in texts(student)
     assert "Following the teacher" in texts(student)
 
 
