@@ -18,7 +18,7 @@ from streamlit.runtime.scriptrunner_utils.exceptions import StopException
 import classroom
 import i18n
 from budget import on_sweep, start_janitor
-from ui import streamlit_fixes
+from ui import a11y, lesson_bar, quiz_state, streamlit_fixes, streamlit_guard
 from ui.closed_sessions import expire_closed_sessions
 from ui.context import set_context
 from ui.fair import install_waiter
@@ -39,6 +39,8 @@ def run_frame() -> None:
     """Draw the frame and run the page the URL asks for."""
     start_janitor()  # once per process: idle cache entries expire, freed memory goes back to the system
     streamlit_fixes.install()  # once per process: four per-run costs of Streamlit 1.67 (ui/streamlit_fixes.py)
+    streamlit_guard.install()  # no request outside, forged widget states dropped (if the server's start did not)
+    streamlit_guard.clean_session()
     on_sweep(expire_closed_sessions)  # and closed tabs past Streamlit's time to live are forgotten (registered once)
     # The live class's own place, first on every page: its bar is a fragment, and a fragment's later runs write to
     # the place it had, so nothing that comes and goes may stand before it (a message that came and went moved the
@@ -53,6 +55,7 @@ def run_frame() -> None:
         initial_sidebar_state="collapsed" if present or shown else "auto",
     )
     if shown is None:
+        lesson_bar.before_settings()  # a lesson stop being entered: its settings go into the sidebar's widgets
         live_slot = st.sidebar.container()  # the live-class part of the sidebar, above the settings
         ctx = build_context()
     else:  # a live class's follower or projector: the class's settings, no settings widgets to drift
@@ -83,16 +86,25 @@ def run_frame() -> None:
             "<style>[data-testid='stMarkdownContainer'] p, [data-testid='stMarkdownContainer'] li,"
             " [data-testid='stWidgetLabel'] p, [data-testid='stCaptionContainer'] { font-size: 1.3rem; }"
             " h1 { font-size: 3rem !important; } h2 { font-size: 2.2rem !important; }"
-            " .katex { font-size: 1.5em; }</style>"
+            " .katex-display .katex { font-size: 1.5em; } .katex { font-size: 1.1em; }</style>"
         )
     st.html(_CSS)
     # 13+ pages: expanded, no untranslated "View 3 more"; a follower and the projector navigate with the class only
     nav = st.navigation(sections, position="hidden" if shown else "sidebar", expanded=True)
+    projector = shown is not None and shown[1] == classroom.PROJECTOR
+    # lang, title, focus ring, ui/a11y.js: for every page and screen (the projector has no sidebar: in its own place)
+    a11y.install(ctx, nav.title, where=live_slot if projector else None)
     page_now = PAGES[0][1] if nav.url_path in ("", HOME_INNER) else nav.url_path  # the home page is "home"
     classroom.on_page(ctx, page_now, live_slot, top, shown[0] if shown else None)
+    if not projector:  # the quiz's answers stay in the link on every page (a reload anywhere keeps them)
+        quiz_state.carry()
+    if shown is None:
+        lesson_bar.on_page(ctx, page_now)  # a self-paced lesson: its stop's page, and the bar on top
     _state.inside = True
     try:
         nav.run()
+        if shown is None:
+            lesson_bar.after_page(ctx, page_now)  # the stop's checkpoint question under the page
     except StopException:  # st.stop() in the page: it ended there on purpose
         classroom.drawn_to_end()
         raise

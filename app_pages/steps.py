@@ -3,12 +3,12 @@
 In presentation mode one step fills one screen, with previous/next buttons and clicker keys (ui/present.py).
 """
 
-
 import streamlit as st
 
 from frame import outside_frame
 from ui.context import get_context
 from ui.errata_links import errata_links
+from ui.lesson_bar import lesson_step
 from ui.present import key_listener, present_steps, url_step
 from ui.steps_view import STEP_KEYS, StepsView
 from ui.weight_source import batch_panel, flat_note, prev_head_panel
@@ -16,7 +16,6 @@ from ui.weight_source import batch_panel, flat_note, prev_head_panel
 if outside_frame():
     st.stop()
 ctx = get_context()
-
 
 
 def all_steps(ctx) -> None:
@@ -33,10 +32,11 @@ def all_steps(ctx) -> None:
     if view.small:
         view.numbers_head = st.selectbox(tr("steps.numbers_head"), range(settings.n_heads),
                                          format_func=lambda i: view.heads[i], key="numbers_head")  # fmt: skip
+    only = lesson_step("steps")  # a lesson's stop shows its one step (ui/lesson_bar.py)
     linked = url_step()
-    if linked is not None:  # a link that names a step (the student link) opens at that step
+    if linked is not None and only is None:  # a link that names a step (the student link) opens at that step
         key_listener(scroll_to=f"step-{linked + 1}")
-    for n in range(len(STEP_KEYS)):
+    for n in range(len(STEP_KEYS)) if only is None else (only,):
         view.draw(n)
 
 

@@ -54,11 +54,11 @@ from classroom.session import (
 )  # fmt: skip
 from explorer import Settings
 from figures.style import FigureStyle
+from lessons.pages import page_files
 from liveclass import LiveError, Room, StoreUnavailable
 from ui import screen
 from ui.context import Context
 from ui.export import apply_to_widgets
-from ui.nav import page_files
 
 
 def following() -> bool:

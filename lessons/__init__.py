@@ -15,7 +15,7 @@ Public API (stable: extended, never renamed):
     Lesson: id, stops (tuple[Stop]), minutes (planned total), checkpoints (the stops that ask), path,
             title(lang), summary(lang), objectives(lang) -> list[str], stop(index) (clamped),
             stop_by_id(id), planned_before(index) (minutes planned before stop `index` starts)
-    Stop:   index (0-based), number (1-based), id, page (a url_path of ui/frame.py PAGES), settings (a validated
+    Stop:   index (0-based), number (1-based), id, page (a url_path of ui/nav.py PAGES), settings (a validated
             explorer.Settings: the lesson's settings, the stop's on top), step (1..9 on /steps, else None),
             minutes, checkpoint (Checkpoint(kind, seed) | None), line (in its file),
             title(lang), task(lang) (what the class looks at or does), notes(lang) (speaker notes)
@@ -37,7 +37,7 @@ A lesson file (TOML; the built-in mha45.toml shows every field):
 
     [[stops]]                                     # one or more, in order
     id = "one-head"                               # unique in the lesson
-    page = "steps"                                # a url_path of ui/frame.py PAGES
+    page = "steps"                                # a url_path of ui/nav.py PAGES
     step = 4                                      # only on "steps": 1..9
     minutes = 4                                   # planned time
     settings = { n_heads = 1 }                    # optional: on top of the lesson's
@@ -46,16 +46,30 @@ A lesson file (TOML; the built-in mha45.toml shows every field):
     notes = { en = "...", zh = "..." }            # speaker notes
     checkpoint = { kind = "score_by_hand", seed = 0 }   # optional: a kind of explorer.quiz.KINDS that fits
 
-Nothing here imports Streamlit; the pages list is read from ui/frame.py's source (lessons/pages.py).
+Nothing here imports Streamlit; the page table is read from ui/nav.py's source (lessons/pages.py).
+lessons.handout.handout_html(lesson, lang, notes=False) -> str: the printable handout (lessons/handout.py; the
+figures of the LLM pages in lessons/handout_llm.py).
 """
 
 from __future__ import annotations
 
+import json
+
+from budget import ByteLRU, memoize
 from explorer.quiz import Question, draw_question
+from explorer.settings import Settings
 
 from .loading import DIRECTORY, catalog, get, load_all, load_file, load_text
 from .model import Catalog, Checkpoint, Lesson, LessonError, Stop, Text, clamp
 from .pages import N_STEPS, app_pages, stop_pages
+
+_QUESTIONS: ByteLRU[Question] = ByteLRU("lesson questions", 2 * 1024 * 1024)
+
+
+@memoize(_QUESTIONS, lambda q: 2 * len(json.dumps(q.to_dict(), default=str)) + 500)
+def _draw(kind: str, settings: Settings, seed: int, lang: str) -> Question | None:
+    # every run of a lesson's page needs its checkpoints (the link's answers are keyed by them): drawn once
+    return draw_question(kind, settings=settings, seed=seed, lang=lang)
 
 
 def question(stop: Stop, lang: str = "en") -> Question | None:
@@ -63,7 +77,7 @@ def question(stop: Stop, lang: str = "en") -> Question | None:
     same lesson file, drawn on the stop's own setting."""
     if stop.checkpoint is None:
         return None
-    return draw_question(stop.checkpoint.kind, settings=stop.settings, seed=stop.checkpoint.seed, lang=lang)
+    return _draw(stop.checkpoint.kind, stop.settings, stop.checkpoint.seed, lang)
 
 
 __all__ = [

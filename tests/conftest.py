@@ -24,8 +24,15 @@ PAGES = {
     "subspaces": "app_pages/subspaces.py",
     "note004": "app_pages/note004.py",
     "errata": "app_pages/errata.py",
+    "glossary": "app_pages/glossary.py",
+    "lesson": "app_pages/lesson.py",
+    "decoding": "app_pages/decoding.py",
+    "sharing": "app_pages/sharing.py",
+    "positions": "app_pages/positions.py",
+    "longcontext": "app_pages/longcontext.py",
 }
-CHARTLESS = {"home", "worked", "quiz", "lab", "errata", "console"}  # text, LaTeX and widgets (lab: after training)
+# text, LaTeX and widgets (lab: charts come after training; console: the teacher's controls)
+CHARTLESS = {"home", "worked", "quiz", "lab", "errata", "glossary", "lesson", "console"}
 
 
 def charts(at) -> list:

@@ -328,3 +328,22 @@ def test_a_replayed_me_link_gets_a_seat_of_its_own_and_one_browser_a_few_seats()
     assert "already holds 3 seats in this class" in texts(fourth) and "_live_role" not in fourth.session_state
     teacher.run()
     assert "5 joined" in texts(teacher)
+
+
+def test_a_room_the_store_lost_is_called_lost_to_the_teacher_and_the_student():
+    """The store keeps no room after, say, a Redis restarted without its append-only file: the teacher who opened the
+    room is not told to "check the code" (tests/test_compose.py restarts the real Redis, which keeps it)."""
+    import sqlite3
+
+    teacher, code, (student,) = class_with()
+    with sqlite3.connect(os.environ["MHA_LIVE_DB"]) as db:
+        for table in ("answers", "students", "screens", "invites", "questions", "rooms"):
+            db.execute(f"DELETE FROM {table}")
+    teacher.number_input(key="n_heads").set_value(4).run()  # the console's change goes to the store
+    time.sleep(0.5)  # past the version a process remembers for its students (classroom.session.VERSION_AGE)
+    student.run()
+    for at in (teacher, student):
+        shown = texts(at)
+        assert f"Live class {code} is no longer in the room store" in shown, shown
+        assert "Check the code" not in shown
+        assert not at.exception

@@ -29,6 +29,9 @@ def page():
         b.close()
 
 
+QUIZ_RADIO = "[data-testid='stMain'] [data-testid='stRadio']"
+
+
 def score(page) -> str:
     return page.get_by_text("Revealed:").first.inner_text()
 
@@ -48,8 +51,8 @@ def test_answers_survive_a_page_switch_and_a_reload(page):
     page.get_by_role("button", name="Reveal").first.click()
     wait_idle(page)
     assert "Revealed: 1" in score(page) and "right: 1" in score(page)
-    radio = page.get_by_test_id("stRadio").first
-    radio.locator("label").first.click()
+    radio = page.locator(QUIZ_RADIO).first  # a question's options (the sidebar has radios too: Screen, Mask)
+    radio.get_by_test_id("stRadioOption").first.click()
     wait_idle(page)
     assert "qa=" in page.url and "quiz=0" in page.url
 
@@ -58,11 +61,12 @@ def test_answers_survive_a_page_switch_and_a_reload(page):
     page.locator("[data-testid='stSidebarNav'] a[href$='/quiz']").click()
     wait_idle(page)
     assert "Revealed: 1" in score(page) and "right: 1" in score(page)
-    assert page.get_by_test_id("stRadio").first.locator("input:checked").count() == 1
+    assert page.locator(QUIZ_RADIO).first.locator("input:checked").count() == 1
     assert page.get_by_text("No answer given").count() == 0
 
     page.reload()
     wait_idle(page)
+    page.wait_for_selector(QUIZ_RADIO)
     assert "Revealed: 1" in score(page) and "right: 1" in score(page)
-    assert page.get_by_test_id("stRadio").first.locator("input:checked").count() == 1
+    assert page.locator(QUIZ_RADIO).first.locator("input:checked").count() == 1
     assert page.locator("[data-testid='stException']").count() == 0

@@ -24,6 +24,7 @@ class Context:
     # "" for the explorer; "follower" (a student's phone following the teacher) or "projector" in a live class:
     # the class's page, settings and step, with no control that would leave them (ui/present.py hides Prev/Next)
     screen: str = ""
+    narrow: bool = False  # the main column is narrow (a phone, or 400 % zoom): ui/screen.is_narrow
     shown: Scene | None = field(default=None, repr=False)  # a page's own scene for this run (with_scene)
 
     @property

@@ -32,6 +32,7 @@ MAX_QA_CHARS = 600
 _STORE = "_quiz_answers"  # {fingerprint: {question ident: {"a": answer, "r": revealed}}}
 _SEED = "_quiz_seed"
 _URL_READ = "_quiz_url_read"
+_CARRY = "_quiz_url"  # {"quiz": ..., "qa": ...}: what the link carries on every page (carry())
 _SAFE = re.compile(r"[0-9A-Za-z.,+\-×*/()\[\] ]*")  # what a typed number or shape is made of (no separators)
 
 
@@ -116,6 +117,21 @@ def write_url(questions: Sequence[Question], current: dict[str, dict[str, Any]])
         st.query_params[ANSWERS_PARAM] = qa
     elif not qa and ANSWERS_PARAM in st.query_params:
         del st.query_params[ANSWERS_PARAM]
+    st.session_state[_CARRY] = {k: str(st.query_params[k]) for k in URL_PARAMS if k in st.query_params}
+
+
+def carry() -> None:
+    """Every run of every page (the frame calls it): keep the quiz's set and answers in the link. A page switch
+    drops parameters no widget is bound to, and a reload on that page would then lose the answers; the values the
+    link brought (first run) or the quiz page last wrote are put back, so a reload anywhere keeps them."""
+    kept = st.session_state.get(_CARRY)
+    if kept is None:  # the session's first run: what the link brought (checked where it is read: answers(), seed())
+        kept = {k: str(st.query_params[k]) for k in URL_PARAMS
+                if k in st.query_params and len(str(st.query_params[k])) <= MAX_QA_CHARS}  # fmt: skip
+        st.session_state[_CARRY] = kept
+    for name, value in kept.items():
+        if st.query_params.get(name) != value:
+            st.query_params[name] = value
 
 
 def class_link(lang: str) -> str:

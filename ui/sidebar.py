@@ -18,6 +18,7 @@ from ui.context import Context, set_context
 from ui.editing import parse_cell
 from ui.export import apply_to_widgets, export_panel
 from ui.messages import problem_text
+from ui.streamlit_guard import MAX_QUERY_FIELDS
 from ui.weight_source import fixed_size_widgets, pad_text_widget, real_sizes, sentence_tokens, source_widgets
 
 DEFAULTS = Settings()
@@ -183,9 +184,11 @@ def language_choice() -> str:
     for key, default in (("lang", _lang_default()), ("preset", DEFAULTS.preset), ("mask", DEFAULTS.mask)):
         if key not in st.session_state:
             sticky.set_choice(key, default)
+    # named in both languages (whoever cannot read the current one finds it), without an icon whose ligature text
+    # ("translate") a screen reader would read as part of the name
     return st.sidebar.selectbox(
-        ":material/translate: Language / 语言", i18n.LANGS, key="lang", format_func=lambda code: i18n.LANG_NAMES[code],
-        on_change=sticky.remember, args=("lang",),
+        i18n.t("a11y.language", st.session_state["lang"]), i18n.LANGS, key="lang",
+        format_func=lambda code: i18n.LANG_NAMES[code], on_change=sticky.remember, args=("lang",),
     )  # fmt: skip
 
 
@@ -200,6 +203,9 @@ def build_context() -> Context:
     candidate, problems = read_settings(tr)
     if urlstate.rejected_params():
         st.warning(tr("msg.url_rejected", names=", ".join(urlstate.rejected_params())), icon=":material/link:")
+    if urlstate.dropped_link():
+        st.warning(tr("msg.url_too_many", n=f"{urlstate.dropped_link():,}", limit=f"{MAX_QUERY_FIELDS:,}"),
+                   icon=":material/link_off:")  # fmt: skip
     urlstate.sync({"lang": lang, "preset": candidate.preset, "mask": candidate.mask, "padded": list(candidate.padded),
                    "source": candidate.weight_source, "theme": st.session_state.get("theme", "auto")})
     last_good: Settings = st.session_state.get(_LAST_GOOD, DEFAULTS)
@@ -220,11 +226,12 @@ def build_context() -> Context:
         tr("sb.limits", tokens=LIMITS.max_tokens, d_model=LIMITS.max_d_model, heads=LIMITS.max_heads)
     )
     present = bool(st.session_state.get("present", False))
-    phone = screen.is_phone() and not (large or present)
+    narrow = screen.is_narrow()  # by the width the browser draws at (ui/a11y.js), not by the device
+    phone = narrow and not (large or present)
     style = (FigureStyle.large() if (large or present) else FigureStyle.phone() if phone else FigureStyle()).with_(
         dark=dark)  # fmt: skip
     ctx = Context(lang=lang, t=tr, settings=settings, style=style, large=bool(large) or present,
-                  present=present)
+                  present=present, narrow=narrow)
     export_panel(tr, settings, scene, lang)
     set_context(ctx)
     return ctx
