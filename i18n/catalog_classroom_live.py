@@ -131,6 +131,10 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "This class already has {limit} consoles and projectors. Close one on the console first.",
         "zh": "本课堂已有 {limit} 个控制台和投影仪。请先在控制台上关闭一个。",
     },
+    "live.err.moved": {
+        "en": "Another screen of this class moved it at the same moment; its move was kept. Press again to move on.",
+        "zh": "本课堂的另一个屏幕在同一时刻切换了进度，已保留它的操作。如需继续，请再按一次。",
+    },
     "live.err.refused": {
         "en": "The teacher's console closed this screen.",
         "zh": "老师的控制台关闭了这个屏幕。",
