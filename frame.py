@@ -27,9 +27,13 @@ from ui.sidebar import build_context, language_choice
 from ui.streamlit_text import not_found_page
 
 _state = threading.local()  # each session's script runs in its own thread
-# Every screen: a display formula wider than a phone scrolls inside its own box instead of widening the page.
+# Every screen: a display formula wider than a phone scrolls inside its own box instead of widening the page; the
+# live class's place at the top takes no room (not even the gap under it) while it holds nothing: 16 px more pushed
+# the charts of presentation mode below 720 px.
 _CSS = ("<style>[data-testid='stMarkdownContainer'] .katex-display { overflow-x: auto; overflow-y: hidden;"
-        " max-width: 100%; padding-bottom: .2rem; }</style>")  # fmt: skip
+        " max-width: 100%; padding-bottom: .2rem; }"
+        " [data-testid='stLayoutWrapper']:has(> .st-key-live_top):not(:has([data-testid='stElementContainer']))"
+        " { display: none; }</style>")  # fmt: skip
 
 # The tab's icon is a file of the app: a Material Symbol as favicon is fetched from Google's font server.
 FAVICON = Path(__file__).resolve().parent / "static" / "favicon.png"
@@ -45,7 +49,7 @@ def run_frame() -> None:
     # The live class's own place, first on every page: its bar is a fragment, and a fragment's later runs write to
     # the place it had, so nothing that comes and goes may stand before it (a message that came and went moved the
     # page under it, and a follower's next tick wrote the bar over the step's title).
-    top = st.container()
+    top = st.container(key="live_top")
     classroom.start_of_run(top)  # a join, projector or console link; a console's settings to show
     shown = classroom.view()  # the class's state when this run draws it for a following phone or the projector
     # The presentation toggle is drawn later in the run; on a link's first run only the URL knows it is on.
