@@ -57,6 +57,7 @@ class Shots:
             page.screenshot(path=str(self.dir / f"{name}.png"), full_page=full)
 
 
+@pytest.mark.timeout(1200)  # five browsers through 13 stops: 280 s on a busy machine, too close to the default 300
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_a_whole_lesson_with_a_projector_a_console_and_three_phones(server, lang, tmp_path):
     from playwright.sync_api import sync_playwright

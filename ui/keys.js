@@ -33,7 +33,7 @@ const PRESSES = 50;
 
 function counting(setStateValue) {
   const onKey = (event) => {
-    if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey || typing(event.target)) return;
+    if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey || onControl(event.target)) return;
     let delta = 0;
     if (PREV.has(event.key) || (event.key === " " && event.shiftKey)) delta = -1;
     else if (NEXT.has(event.key)) delta = 1;
