@@ -105,12 +105,13 @@ def panel(tr: Callable[..., str]) -> None:
                 return
             if names:
                 st.text(", ".join(names))  # as typed, never as markup
-            a, b = st.columns(2)
+            # side by side where both labels fit, one under the other where not (columns cut "Close the question")
+            row = st.container(horizontal=True, wrap=True)
             if not room.revealed:
-                a.button(tr("live.reveal"), key="console_reveal", on_click=_reveal, type="primary",
-                         icon=":material/visibility:", width="stretch")  # fmt: skip
-            b.button(tr("console.close_question"), key="console_close", on_click=_close,
-                     icon=":material/close:", width="stretch", help=tr("console.close_help"))  # fmt: skip
+                row.button(tr("live.reveal"), key="console_reveal", on_click=_reveal, type="primary",
+                           icon=":material/visibility:")  # fmt: skip
+            row.button(tr("console.close_question"), key="console_close", on_click=_close,
+                       icon=":material/close:", help=tr("console.close_help"))  # fmt: skip
         return
     stop = plan.stop_of(ss.get(CLASS, {}))
     with st.container(border=True, key="console_ask"):

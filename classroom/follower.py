@@ -88,15 +88,16 @@ def context(state: dict[str, Any], lang: str, tr: Callable[..., str], projector:
     settings = state_settings(state) or Settings()
     present = projector or bool(state.get("present"))
     dark = screen.browser_is_dark()
+    narrow = not projector and screen.is_narrow()  # by the width the browser draws at (ui/a11y.js), as the frame's
     if projector:  # big type, and every chart short enough to fit the screen with a line above it
         style = FigureStyle.present()
-    elif screen.is_phone():
+    elif narrow:
         style = FigureStyle.phone()
     else:
         style = FigureStyle()
     _run.viewing = followed(state, projector)  # drawn once the page ran to its end (drawn_to_end)
     return Context(lang=lang, t=tr, settings=settings, style=style.with_(dark=dark), large=projector,
-                   present=present, screen="projector" if projector else "follower")  # fmt: skip
+                   present=present, screen="projector" if projector else "follower", narrow=narrow)  # fmt: skip
 
 
 def go_to_class_page(state: dict[str, Any], page: str, query: dict[str, str]) -> None:
