@@ -368,7 +368,7 @@ def _screens_panel(tr: Callable[..., str]) -> None:
             else:
                 private = link("console", room=code, invite=token)
                 st.caption(tr("console.phone_link_help"))
-                st.image(qr_svg(private), width=220)
+                st.image(qr_svg(private), width=220, alt=tr("console.qr_alt"))
                 st.code(private, language=None, wrap_lines=True)
         if ss.get(KEY) and st.toggle(tr("console.show_key"), key="console_show_key"):
             _key(ss[KEY])

@@ -145,7 +145,7 @@ def _join_card(tr: Callable[..., str], code: str) -> None:
         left.markdown(tr("live.join_here"))
         left.markdown(f"<div class='mha-live-big'>{code}</div>", unsafe_allow_html=True)
         left.markdown(f"`{md(link_)}`")
-        right.image(qr_svg(link_), width="stretch")
+        right.image(qr_svg(link_), width="stretch", alt=tr("live.qr_alt", room=code))
     st.html("<style>.mha-live-big { font-size: clamp(2.5rem, 6vw, 6.5rem); font-weight: 800; white-space: nowrap;"
             " letter-spacing: .12em; font-family: monospace; line-height: 1; }</style>")  # fmt: skip
 

@@ -61,6 +61,8 @@ STRINGS: dict[str, dict[str, str]] = {
     "console.clock": {"en": "This stop: {spent} of {planned} planned · class: {total} of {total_planned}",
                       "zh": "本站：已用 {spent}，计划 {planned} · 全课：已用 {total}，计划 {total_planned}"},
     # ---- the route
+    "console.qr_alt": {"en": "QR code of this console's private link, for your phone",
+                       "zh": "二维码：本控制台的私人链接，供你的手机打开"},
     "console.prev_stop": {"en": "Previous stop", "zh": "上一站"},
     "console.next_stop": {"en": "Next stop", "zh": "下一站"},
     "console.stop_of": {"en": "Stop {n} of {total}", "zh": "第 {n} 站，共 {total} 站"},

@@ -131,6 +131,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "This class already has {limit} consoles and projectors. Close one on the console first.",
         "zh": "本课堂已有 {limit} 个控制台和投影仪。请先在控制台上关闭一个。",
     },
+    "live.qr_alt": {"en": "QR code of the link that joins live class {room}",
+                    "zh": "二维码：加入课堂 {room} 的链接"},
     "live.err.moved": {
         "en": "Another screen of this class moved it at the same moment; its move was kept. Press again to move on.",
         "zh": "本课堂的另一个屏幕在同一时刻切换了进度，已保留它的操作。如需继续，请再按一次。",
