@@ -80,6 +80,7 @@ def tabs():
                 opened[combo] = ctx.new_page()
             return opened[combo]
 
+        tab.browser = browser  # for a test that opens contexts of its own (the live class's screens)
         yield tab
         browser.close()
     path = os.environ.get("A11Y_REPORT")
@@ -100,13 +101,11 @@ def test_no_serious_axe_violation(server, tabs, combo, url):
 
 
 # ----- the live class's screens: the console (a class started), the projector, a phone ---------------------------
-def test_the_live_class_screens_pass_axe_and_the_console_works_by_keyboard(server):
+def test_the_live_class_screens_pass_axe_and_the_console_works_by_keyboard(server, tabs):
     """The console with a lesson started (1440 x 900, light), the projector opened from its private link (1280 x 720,
     dark, as a projector is set up), a phone that joined (390 x 844): axe on each at a stop, with a question asked and
     after the reveal. The console is driven by the keyboard alone from its Next stop button on: Previous, Next, ask
     the stop's question, Reveal, Close, each reached by Tab with a visible focus ring."""
-    from playwright.sync_api import sync_playwright
-
     import i18n
     import lessons
 
@@ -134,9 +133,15 @@ def test_the_live_class_screens_pass_axe_and_the_console_works_by_keyboard(serve
         assert_focus_visible(page)
         assert focused(page)["tag"] == "button", focused(page)
 
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        console = browser.new_context(viewport={"width": 1440, "height": 900}, color_scheme="light").new_page()
+    browser = tabs.browser
+    contexts = []
+
+    def screen(**options):
+        contexts.append(browser.new_context(**options))
+        return contexts[-1].new_page()
+
+    try:
+        console = screen(viewport={"width": 1440, "height": 900}, color_scheme="light")
         console.goto(f"{server}/console")
         wait_ready(console)
         console.get_by_label(tr("console.lesson")).click()
@@ -149,11 +154,11 @@ def test_the_live_class_screens_pass_axe_and_the_console_works_by_keyboard(serve
         console.get_by_role("button", name=tr("live.key_noted")).click()
         wait_ready(console)
 
-        projector = browser.new_context(viewport={"width": 1280, "height": 720}, color_scheme="dark").new_page()
+        projector = screen(viewport={"width": 1280, "height": 720}, color_scheme="dark")
         projector.goto(console.locator("a[href*='screen=projector']").first.get_attribute("href"))
         shows(projector, tr("projector.class", room=code))
         axe("projector, the join screen", projector)
-        phone = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True).new_page()
+        phone = screen(viewport={"width": 390, "height": 844}, is_mobile=True)
         phone.goto(f"{server}/?join={code}")
         shows(phone, tr("live.following", room=code))
         console.get_by_text(tr("console.join_screen")).click()  # the join screen off
@@ -188,6 +193,8 @@ def test_the_live_class_screens_pass_axe_and_the_console_works_by_keyboard(serve
         press(console, "Enter")
         shows(projector, tr("live.q_title"), present=False)
         axe("projector, the question closed", projector)
-        browser.close()
+    finally:
+        for context in contexts:
+            context.close()
     left = {name: describe(v) for name, v in checks.items() if v}
     assert not left, "\n".join(f"{name}:\n{text}" for name, text in left.items())

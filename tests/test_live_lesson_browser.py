@@ -22,6 +22,7 @@ from tests.browser import ALL_CHARTS_DRAWN, CHROMIUM, CHROMIUM_ARGS, streamlit_s
 pytestmark = pytest.mark.browser
 FOLLOW = 40_000  # ms: a follow takes a second or two; a loaded test machine gets slack
 LESSON = "mha45"
+CHART_PAGES = ("steps", "heads", "positional")  # the lesson's stops whose page draws a chart
 PHONE_UA = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 Mobile/15E148 Safari/604.1"
 
 
@@ -130,6 +131,13 @@ def test_a_whole_lesson_with_a_projector_a_console_and_three_phones(server, lang
                         raise AssertionError(f"stop {index + 1}: {page.url} shows {body(page)[:400]!r} "
                                              f"(screenshot {tmp_path / 'stuck.png'})") from exc
                 settle(page)
+                if stop.page in CHART_PAGES and stop.step != 3:  # a page with a chart shows it (step 3 is a table)
+                    try:
+                        page.locator(".mha-plot").first.wait_for(state="visible", timeout=FOLLOW)
+                    except Exception as exc:
+                        page.screenshot(path=str(tmp_path / "no_chart.png"))
+                        raise AssertionError(f"stop {index + 1}: {page.url} has no chart: {body(page)[:400]!r} "
+                                             f"(screenshot {tmp_path / 'no_chart.png'})") from exc
                 page.wait_for_function(ALL_CHARTS_DRAWN, timeout=FOLLOW)
                 assert page.get_by_test_id("stException").count() == 0
 
@@ -160,6 +168,7 @@ def test_a_whole_lesson_with_a_projector_a_console_and_three_phones(server, lang
             projector_is_clean(revealed=True)
             projector.get_by_test_id("stProgress").first.wait_for(timeout=FOLLOW)  # the class's bars, now
             shots("projector_revealed", projector)
+            shots("console_revealed", console)
             shots("phone_revealed", phones[1], full=True)
             console.get_by_role("button", name=tr("console.close_question")).click()
             settle(console)
