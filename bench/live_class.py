@@ -327,17 +327,21 @@ async def live_class(urls: list[str], n: int, changes: int, rooms, pids: list[in
     await asyncio.sleep(10.0)
     out["idle_cpu"] = (sum(cpu_seconds(p) for p in pids) - cpu0) / (time.perf_counter() - w0)
     out["rss"] = sum(rss_mb(p) for p in pids)
-    if app == "floor":  # no questions on the floor's page
-        stop.set()
-        for task in timers:
-            task.cancel()
-        for s, reader in students:
-            out["errors"].extend(s.errors)
-            await s.ws.close()
-            reader.cancel()
-        rooms.end(ticket.code, ticket.key)
-        return out
-    # a question: every student answers once, one in ten twice
+    if app == "class":  # the floor's page has no questions
+        await ask_everyone(rooms, ticket, students, out)
+    stop.set()
+    for task in timers:
+        task.cancel()
+    for s, reader in students:
+        out["errors"].extend(s.errors)
+        await s.ws.close()
+        reader.cancel()
+    rooms.end(ticket.code, ticket.key)
+    return out
+
+
+async def ask_everyone(rooms, ticket, students: list, out: dict) -> None:
+    """A question: every student answers once through its page, one in ten twice; then the store's count."""
     question = {"kind": "d_k", "prompt": {"key": "quiz.d_k.prompt", "params": {"d": 64, "h": 4}},
                 "options": ["16", "8", "64", "4"], "explain": {"key": "quiz.d_k.explain",
                                                               "params": {"d": 64, "h": 4, "dk": 16}}}  # fmt: skip
@@ -363,15 +367,6 @@ async def live_class(urls: list[str], n: int, changes: int, rooms, pids: list[in
     await asyncio.gather(*(answer(i, s) for i, (s, _) in enumerate(students)))
     await asyncio.sleep(1.0)
     out["counted"] = sum(rooms.tally(ticket.code, ticket.key) or [])
-    stop.set()
-    for task in timers:
-        task.cancel()
-    for s, reader in students:
-        out["errors"].extend(s.errors)
-        await s.ws.close()
-        reader.cancel()
-    rooms.end(ticket.code, ticket.key)
-    return out
 
 
 def start(port: int, script: str = "app.py") -> subprocess.Popen:
