@@ -1,5 +1,5 @@
-"""The app: `streamlit run app.py`. The frame (language, settings sidebar, navigation) is in ui/frame.py."""
+"""The app: `streamlit run app.py`. The frame (language, settings sidebar, navigation) is in frame.py."""
 
-from ui.frame import run_frame
+from frame import run_frame
 
 run_frame()

@@ -6,10 +6,10 @@ import streamlit as st
 
 import lessons
 from explorer.quiz import check_answer
+from frame import outside_frame
 from lessons.pages import page_files, page_title_keys
 from ui import lesson_state
 from ui.context import get_context
-from ui.frame import outside_frame
 from ui.lesson_handout import handout_buttons
 from ui.quiz_view import md
 from ui.tables import show_table

@@ -7,11 +7,11 @@ import streamlit as st
 from explorer.llm import POSITIONS, beyond_view, positions_view
 from figures import tiled_heads
 from figures.llm import alibi_figure, rope_wavelength_figure
+from frame import outside_frame
 from ui import keep
 from ui.chart_element import show
 from ui.context import get_context
 from ui.figure_cache import cached_figure
-from ui.frame import outside_frame
 from ui.tables import show_table
 
 MAX_SHIFT, TRAINED = 4096, (64, 128, 256, 512, 1024, 2048, 4096)

@@ -6,12 +6,12 @@ import streamlit as st
 from explorer.llm import cache_rows, kv_head_choices, sharing_view
 from figures import tiled_heads
 from figures.llm import change_figure
+from frame import outside_frame
 from mha_core import kv_cache_bytes
 from ui import keep
 from ui.chart_element import show
 from ui.context import get_context
 from ui.figure_cache import cached_figure
-from ui.frame import outside_frame
 from ui.tables import show_table
 
 if outside_frame():

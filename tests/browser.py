@@ -189,8 +189,23 @@ def wait_idle(page, timeout: float = 60_000) -> None:
 
 
 def start_live_class(page) -> str:
-    """As the teacher on `page`: open the sidebar's live-class panel, start a room, return its join code."""
-    page.get_by_text("Live class").first.click()
-    page.get_by_role("button", name="Start a live class").click()
+    """As the teacher on `page`: open the teacher console (/console) of the same server, start a class without a
+    lesson, note the key, and show the class the page `page` was on; return the join code. `page` stays on the
+    console (a class is led from there since issue 34)."""
+    import i18n
+
+    tr = i18n.translator("en")
+    origin, path = page.evaluate("() => [location.origin, location.pathname]")
+    url_path = path.strip("/").split("/")[-1] or "home"
+    page.goto(f"{origin}/console")
     wait_idle(page)
-    return page.locator(".mha-live-code").inner_text().strip()
+    page.get_by_role("button", name=tr("console.start")).click()
+    wait_idle(page)
+    code = page.locator(".mha-console-code").inner_text().strip()
+    page.get_by_role("button", name=tr("live.key_noted")).click()
+    wait_idle(page)
+    if url_path not in ("home", "console"):
+        page.get_by_label(tr("console.class_page")).click()
+        page.get_by_role("option", name=tr(f"page.{url_path}"), exact=True).click()
+        wait_idle(page)
+    return code

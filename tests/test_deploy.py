@@ -104,7 +104,7 @@ def test_every_answer_carries_the_security_headers(proxy, path):
     assert "frame-ancestors 'self'" in csp and "connect-src 'self'" in csp and "default-src 'self'" in csp
 
 
-@pytest.mark.parametrize("path", ["/.streamlit/config.toml", "/.git/config", "/app.py", "/ui/frame.py",
+@pytest.mark.parametrize("path", ["/.streamlit/config.toml", "/.git/config", "/app.py", "/frame.py",
                                   "/static/../app.py", "/requirements.txt", "/heads/x/y", "/.env"])
 def test_a_path_the_app_does_not_serve_is_not_answered_with_the_app_page(proxy, path):
     url, _ = proxy

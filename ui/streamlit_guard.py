@@ -27,7 +27,7 @@ forged message breaks a session or floods the log.
 `install()` applies to the Streamlit version this was written against only (tests/test_streamlit_guard.py runs
 each replacement against Streamlit's own behaviour). It runs before the server starts when the server is started
 as `python3 -m ui.streamlit_guard run app.py ...` (the Docker image does), and otherwise at the app's first page
-run (ui/frame.py), which also cleans the session of that first run (`clean_session`). deploy/nginx.conf refuses a
+run (frame.py), which also cleans the session of that first run (`clean_session`). deploy/nginx.conf refuses a
 foreign origin itself, so behind it the servers never see one.
 """
 
