@@ -96,7 +96,8 @@ def checkpoint_mark(q, answers: dict) -> str:
     return tr("lesson.mark.right") if is_right(q, entry.get("a")) else tr("lesson.mark.revealed")
 
 
-st.title(tr("lesson.title_of", title=lesson.title(lang)) if lesson else tr("lesson.title"))
+with st.container(key=lesson_state.OVERVIEW_HEADING):  # where the focus goes after a lesson's Finish
+    st.title(tr("lesson.title_of", title=lesson.title(lang)) if lesson else tr("lesson.title"))
 if lesson is None:
     lesson_list()
 else:

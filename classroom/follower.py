@@ -39,6 +39,7 @@ from classroom.session import (
     SEEN,
     SENT,
     SID,
+    STATUS_LINE,
     STUDENT,
     VERSION_AGE,
     error,
@@ -57,6 +58,7 @@ from figures.style import FigureStyle
 from lessons.pages import page_files
 from liveclass import LiveError, Room, StoreUnavailable
 from ui import screen
+from ui.a11y import move_focus_to
 from ui.context import Context
 from ui.export import apply_to_widgets
 
@@ -197,6 +199,7 @@ def explore() -> None:
     ss["present"] = bool(state.get("present"))
     ss[FOLLOW] = False
     ss[BEAT_AT] = 0.0
+    move_focus_to(STATUS_LINE)  # "You are exploring": a screen reader hears it; Tab reaches "Back to the teacher"
 
 
 def back() -> None:
@@ -206,6 +209,7 @@ def back() -> None:
     ss[BEAT_AT] = 0.0
     forget_drawn()
     ss["present"] = False  # this phone's own presentation toggle (exploring) is not the class's
+    move_focus_to(STATUS_LINE)  # "Following class ...", on the class's page
 
 
 def _leave() -> None:
@@ -250,14 +254,14 @@ def bar(tr: Callable[..., str]) -> None:
         st.warning(tr("live.err.store_down"), icon=":material/cloud_off:")
     elif ss.get(FOLLOW):
         left, right = st.columns([3, 2], vertical_alignment="center")
-        left.caption(f":material/sync: {tr('live.following', room=code)}")
+        left.container(key=STATUS_LINE).caption(f":material/sync: {tr('live.following', room=code)}")
         if right.button(tr("live.explore"), key="live_explore", icon=":material/explore:", width="stretch",
                         help=tr("live.explore_help")):  # fmt: skip
             explore()
             st.rerun(scope="app")  # the whole page becomes the student's own (a button in the bar reruns the bar)
     else:
         left, right = st.columns([3, 2], vertical_alignment="center")
-        left.info(tr("live.exploring"), icon=":material/explore:")
+        left.container(key=STATUS_LINE).info(tr("live.exploring"), icon=":material/explore:")
         if right.button(tr("live.back"), key="live_back", icon=":material/undo:", type="primary", width="stretch"):
             back()
             st.rerun(scope="app")

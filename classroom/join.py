@@ -9,8 +9,9 @@ from collections.abc import Callable
 import streamlit as st
 
 from classroom import identity
-from classroom.session import CODE, FOLLOW, ROLE, SENT, SID, STUDENT, error, leave, role, rooms, say
+from classroom.session import CODE, FOLLOW, ROLE, SENT, SID, STATUS_LINE, STUDENT, error, leave, role, rooms, say
 from liveclass import LiveError, normalise_code
+from ui.a11y import move_focus_to
 
 TRIED = "_live_tried"  # the join link's code this session already tried (a refusal is said once, not every run)
 
@@ -55,6 +56,7 @@ def from_link() -> None:
 
 def _join_typed() -> None:
     raw = st.session_state.get("live_join_code", "")
+    move_focus_to(STATUS_LINE)  # once joined, "Following class ..." (a refusal keeps the join box, and the focus)
     if identity.browser_id():
         join(raw)
     else:  # the browser has not said who it is yet (a moment after the page opened): as a join link, it joins then

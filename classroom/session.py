@@ -31,6 +31,9 @@ ROOM, SEEN, DOWN, MSG, BEAT_AT = "_live_room", "_live_seen", "_live_down", "_liv
 STATUS = "_live_status"  # a console's or projector's: accepted, or waiting for an open console
 INVITE_KEY = "_live_invite"  # a console's private link token for the projector window
 FOLLOW, REDRAWS, SENT = "_live_follow", "_live_redraws", "_live_sent"
+# the student's bar's first line ("Following class ..." / "You are exploring ..."): the focus goes there after joining,
+# "Explore on my own" and "Back to the teacher" (Tab then reaches the way back or out, then the class's question)
+STATUS_LINE = "live_status_line"
 MAX_REDRAWS = 20  # full reruns asked for one state whose page was never drawn to the end
 MSG_SECONDS = 10.0  # a message stays through the reruns of a page's opening, then goes
 # what a follower's page shows, from the class's state (the console also publishes the lesson, the stop, when the
