@@ -265,8 +265,8 @@ def test_a_teacher_and_a_student_hold_a_live_class_on_school_addresses(proxy):
             student = browser.new_context(viewport={"width": 390, "height": 844}, locale="en-US",
                                           is_mobile=True, has_touch=True).new_page()  # fmt: skip
             student.goto(f"http://10.1.2.3:8080/?join={code}")
-            student.wait_for_function("() => location.pathname.endsWith('/heads')", timeout=30_000)
-            student.get_by_text(f"Following the teacher · live class {code}").first.wait_for(timeout=30_000)
+            student.wait_for_function("() => location.pathname.endsWith('/heads')", timeout=60_000)
+            student.get_by_text(f"Following the teacher · live class {code}").first.wait_for(timeout=60_000)
             wait_idle(student)
             _shot(teacher, "teacher-classroom.lan")
             _shot(student, "student-10.1.2.3")

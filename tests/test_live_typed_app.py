@@ -42,6 +42,7 @@ def test_a_typed_number_is_answered_counted_once_and_revealed_with_each_students
         d, h = q["prompt"]["params"]["d"], q["prompt"]["params"]["h"]
         if d // h != h:
             break
+        teacher.button(key="console_close").click().run()  # the question closed: the console can ask again
         time.sleep(1.05)  # the next second: another seed
     bo.run()
     assert q["answer_type"] == "number" and "options" not in q and room.answer is None and room.solution is None
