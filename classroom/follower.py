@@ -250,9 +250,9 @@ def bar(tr: Callable[..., str]) -> None:
     room: Room | None = ss.get(ROOM)
     if ss.get(FOLLOW) and fragment_only() and want_redraw(room):
         st.rerun(scope="app")
-    if ss.get(DOWN):
+    if ss.get(DOWN):  # the class cannot be read: said, and the student may still explore on their own meanwhile
         st.warning(tr("live.err.store_down"), icon=":material/cloud_off:")
-    elif ss.get(FOLLOW):
+    if ss.get(FOLLOW):
         left, right = st.columns([3, 2], vertical_alignment="center")
         left.container(key=STATUS_LINE).caption(f":material/sync: {tr('live.following', room=code)}")
         if right.button(tr("live.explore"), key="live_explore", icon=":material/explore:", width="stretch",
