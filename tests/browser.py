@@ -205,12 +205,17 @@ def start_live_class(page) -> str:
     page.get_by_role("button", name=tr("live.key_noted")).click()
     wait_idle(page)
     if url_path not in ("home", "console"):
-        title = tr(f"page.{url_path}")
-        for _ in range(3):  # a rerun still arriving can close the list or take the choice back: choose again
-            page.get_by_label(tr("console.class_page")).click()
-            page.get_by_role("option", name=title, exact=True).click()
-            wait_idle(page)
-            chosen = page.locator("[data-testid='stSelectbox']", has=page.get_by_label(tr("console.class_page")))
-            if title in (chosen.first.inner_text() or ""):
-                break
+        choose(page, tr("console.class_page"), tr(f"page.{url_path}"))
     return code
+
+
+def choose(page, label: str, option: str) -> None:
+    """Pick `option` in the select box `label`; a rerun still arriving can close the list or take the choice back,
+    so it is chosen again (up to three times) until the box shows it."""
+    for _ in range(3):
+        page.get_by_label(label, exact=True).click()
+        page.get_by_role("option", name=option, exact=True).click()
+        wait_idle(page)
+        box = page.locator("[data-testid='stSelectbox']", has=page.get_by_label(label, exact=True))
+        if option in (box.first.inner_text() or ""):
+            return
