@@ -125,11 +125,15 @@ def test_a_whole_lesson_with_a_projector_a_console_and_three_phones(server, lang
                 console.get_by_role("button", name=tr("console.next_stop")).click()
                 settle(console)
                 try:
-                    wait_text(console, heading, timeout=15_000)
+                    wait_text(console, heading, timeout=20_000)
                     return
-                except Exception:
-                    if tr("console.stop_of", n=index, total=len(lesson.stops)) not in body(console):
-                        raise
+                except Exception:  # CI saw the console neither at this stop nor the previous after 15 s, once
+                    previous = tr("console.stop_of", n=index, total=len(lesson.stops))
+                    console.wait_for_function("([a, b]) => document.body.innerText.includes(a) || "
+                                              "document.body.innerText.includes(b)", arg=[heading, previous],
+                                              timeout=FOLLOW)  # fmt: skip
+                    if heading in body(console):
+                        return
             wait_text(console, heading)
 
         def at_stop(index: int) -> None:
