@@ -233,11 +233,7 @@ def test_a_live_class_over_both_replicas_through_nginx_survives_redis_going_away
 
             student = sctx.new_page()
             student.goto(f"{STUDENTS_AT}/?join={code}")
-            try:
-                student.wait_for_function("() => location.pathname.endsWith('/heads')", timeout=FOLLOW_TIMEOUT)
-            except Exception:  # KNOWN (issue 34's note): under load a join link can wait for the browser's identity
-                student.reload()  # until the page is loaded again, as a student would
-                student.wait_for_function("() => location.pathname.endsWith('/heads')", timeout=FOLLOW_TIMEOUT)
+            student.wait_for_function("() => location.pathname.endsWith('/heads')", timeout=FOLLOW_TIMEOUT)
             student.get_by_text(f"Following the teacher · live class {code}").first.wait_for(timeout=FOLLOW_TIMEOUT)
             wait_idle(student)
             assert student.evaluate(HEAD_TILES) == 8
