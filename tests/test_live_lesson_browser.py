@@ -71,7 +71,14 @@ def test_a_whole_lesson_with_a_projector_a_console_and_three_phones(server, lang
     locale = "zh-CN" if lang == "zh" else "en-US"
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        console = browser.new_context(viewport={"width": 1440, "height": 900}, locale=locale).new_page()
+
+        def screen(**options):
+            """A new browser's page; its clicks wait as long as a follow may take on a loaded machine."""
+            page = browser.new_context(locale=locale, **options).new_page()
+            page.set_default_timeout(FOLLOW)
+            return page
+
+        console = screen(viewport={"width": 1440, "height": 900})
         console.goto(f"{server}/console")
         settle(console)
         console.get_by_label(tr("console.lesson")).click()
@@ -86,7 +93,7 @@ def test_a_whole_lesson_with_a_projector_a_console_and_three_phones(server, lang
         console.get_by_role("button", name=tr("live.key_noted")).click()
         settle(console)
 
-        projector = browser.new_context(viewport={"width": 1280, "height": 720}, locale=locale).new_page()
+        projector = screen(viewport={"width": 1280, "height": 720})
         projector.goto(console.locator("a[href*='screen=projector']").first.get_attribute("href"))
         wait_text(projector, tr("projector.class", room=code))
         # the private link's token leaves the address bar at once
@@ -102,8 +109,7 @@ def test_a_whole_lesson_with_a_projector_a_console_and_three_phones(server, lang
                 assert not re.search(tr("live.answers_in", n=r"\d+", connected=r"\d+").replace("(", r"\(")
                                      .replace(")", r"\)"), text)  # fmt: skip
 
-        phones = [browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, locale=locale,
-                                      user_agent=PHONE_UA).new_page() for _ in range(3)]  # fmt: skip
+        phones = [screen(viewport={"width": 390, "height": 844}, is_mobile=True, user_agent=PHONE_UA) for _ in range(3)]
         for phone in phones[:2]:
             phone.goto(f"{server}/?join={code}")
         phones[2].goto(server)
