@@ -4,6 +4,9 @@ English labels replaced on Chinese pages."""
 STRINGS: dict[str, dict[str, str]] = {
     # ---- a chart's text alternative (figures/describe.py); parts are joined with a11y.join
     "a11y.join": {"en": ". ", "zh": "。"},
+    # ---- a Material icon's name where it means something (ui/a11y.ICON_NAMES: a revealed quiz question's marks)
+    "a11y.icon.check_circle": {"en": "the answer", "zh": "正确答案"},
+    "a11y.icon.cancel": {"en": "your answer, not right", "zh": "你的答案，不对"},
     "a11y.sep": {"en": "; ", "zh": "；"},
     "a11y.names": {"en": " ({names})", "zh": "（{names}）"},
     "a11y.untitled": {"en": "Chart", "zh": "图表"},

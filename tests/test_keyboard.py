@@ -101,6 +101,11 @@ def test_quiz_by_keyboard_alone(browser, server):
         f"the focus did not move to the verdict: {now}")
     assert now["onScreen"]
     assert_focus_visible(page)
+    # the marks of the options are named by what they mean (Streamlit named them "check_circle icon"), or hidden
+    page.wait_for_function("() => document.querySelector(\"[data-testid='stMain'] span[aria-label='the answer']\")")
+    ligatures = page.evaluate("""() => [...document.querySelectorAll("[data-testid='stMain'] [role='img']")]
+        .map(e => e.getAttribute('aria-label') || '').filter(n => / icon$/.test(n))""")
+    assert not ligatures, ligatures
     # Tab goes on from the verdict (the "other options" of this question, then the next one), not from the top
     verdict_top = page.evaluate("() => document.activeElement.getBoundingClientRect().top")
     page.keyboard.press("Tab")

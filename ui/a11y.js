@@ -5,9 +5,12 @@
 // - Streamlit's own English names (aria-label, title, placeholder) replaced on a Chinese page;
 // - after an action that asks for it (ui/a11y.move_focus_to), the focus on the new content once the run is done;
 // - an in-page link's target focused (not only scrolled to);
+// - a Material icon in Markdown text (Streamlit names it by its ligature: "check_circle icon") named by what it
+//   means where it means something (a quiz's marks: the right answer, the reader's wrong one), else hidden;
 // - the width the main column is drawn at, reported when it crosses NARROW, so figures choose their layout by it.
 //
-// data: {lang, labels: {exact: {en: zh}, prefix: {en: "...{}..."}}, focus: {target, n} | null, assumed}
+// data: {lang, labels: {exact: {en: zh}, prefix: {en: "...{}..."}}, icons: {ligature: name}, focus: {target, n} | null,
+//        assumed}
 
 const NARROW = 640; // CSS px of the main column below which figures take their phone layout
 const ATTRS = ["aria-label", "title", "placeholder", "data-title"];
@@ -31,6 +34,23 @@ function nameGraphs(root) {
     if (title && svg.getAttribute("aria-label") !== title.textContent) {
       svg.setAttribute("role", "img");
       svg.setAttribute("aria-label", title.textContent);
+    }
+  });
+}
+
+// Streamlit 1.67 draws `:material/x:` in Markdown as <span role="img" aria-label="x icon">x</span>: a screen reader
+// says "check_circle icon". An icon with a meaning gets its name; a decorative one (a bullet, the lesson's cap) is
+// hidden, its text says the rest.
+function nameIcons(root, icons) {
+  root.querySelectorAll("[data-testid='stMarkdownContainer'] span[role='img'][translate='no']").forEach((span) => {
+    const ligature = span.textContent.trim();
+    const name = Object.prototype.hasOwnProperty.call(icons, ligature) ? icons[ligature] : null;
+    if (name) {
+      if (span.getAttribute("aria-label") !== name) span.setAttribute("aria-label", name);
+    } else if (span.getAttribute("aria-hidden") !== "true") {
+      span.removeAttribute("role");
+      span.removeAttribute("aria-label");
+      span.setAttribute("aria-hidden", "true");
     }
   });
 }
@@ -78,7 +98,7 @@ function focusLinkTarget(event) {
 // One observer per page: it re-applies the fixes to what Streamlit and plotly add or rename later.
 function observe() {
   if (window.__mhaA11y) return window.__mhaA11y;
-  const state = { labels: { exact: {}, prefix: {} }, pending: new Set(), frame: 0 };
+  const state = { labels: { exact: {}, prefix: {} }, icons: {}, pending: new Set(), frame: 0 };
   const flush = () => {
     state.frame = 0;
     const active = Object.keys(state.labels.exact).length > 0;
@@ -86,6 +106,7 @@ function observe() {
     state.pending.clear();
     fixNav(document);
     nameGraphs(document);
+    nameIcons(document, state.icons);
   };
   state.observer = new MutationObserver((records) => {
     for (const r of records) {
@@ -142,9 +163,11 @@ export default function ({ data, setStateValue }) {
   document.documentElement.lang = data.lang;
   const state = observe();
   state.labels = data.labels;
+  state.icons = data.icons || {};
   if (Object.keys(data.labels.exact).length) relabelAll(document.body, data.labels);
   fixNav(document);
   nameGraphs(document);
+  nameIcons(document, state.icons);
   focusWhenDrawn(data.focus);
   if (window.__mhaWidthSent === data.assumed) window.__mhaWidthSent = null; // the server took it
   const widths = watchWidth(data.assumed, setStateValue);

@@ -80,6 +80,11 @@ def move_focus_to(key: str) -> None:
     st.session_state[_FOCUS] = {"target": f".st-key-{key}", "n": int(previous.get("n", 0)) + 1}
 
 
+# Material icons in Markdown that mean something (ui/quiz_view.revealed's marks), by ligature; ui/a11y.js hides the
+# others from screen readers
+ICON_NAMES = {"check_circle": "a11y.icon.check_circle", "cancel": "a11y.icon.cancel"}
+
+
 def labels_for(lang: str, tr) -> dict:
     """What ui/a11y.js replaces: Streamlit's English names by the language's, or back to English."""
     if lang == "en":
@@ -102,6 +107,7 @@ def install(ctx, page_title: str, where=None) -> None:
     screen = "dark" if ctx.style.dark else "light"
     st.html(_CSS.format(ring=FOCUS_RING[screen], label=PRIMARY_LABEL[screen]))
     data = {"lang": LANG_TAGS.get(ctx.lang, ctx.lang), "labels": labels_for(ctx.lang, ctx.t),
+            "icons": {ligature: ctx.t(key) for ligature, key in ICON_NAMES.items()},
             "focus": st.session_state.get(_FOCUS), "assumed": "narrow" if ctx.narrow else "wide"}  # fmt: skip
     with st.sidebar if where is None else where:
         _frame_component()(data=data, key=FRAME_KEY, on_width_change=lambda: None, default={"width": None})
