@@ -14,6 +14,7 @@ from typing import Any
 
 import segno
 import streamlit as st
+from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from classroom import identity
 from explorer.settings_io import SettingsFileError, settings_from_json
@@ -178,8 +179,6 @@ PARAMS = ("join", "me", "room", "screen", "invite", "as")  # the URL parameters 
 
 def session_id() -> str:
     """This session's id ('' outside a script run)."""
-    from streamlit.runtime.scriptrunner import get_script_run_ctx
-
     ctx = get_script_run_ctx(suppress_warning=True)
     return ctx.session_id if ctx is not None else ""
 
