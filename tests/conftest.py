@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -65,6 +66,16 @@ def chart_spec(el) -> dict:
 def plotly_specs(at) -> list[dict]:
     """The figure JSON of every chart on the current page."""
     return [chart_spec(el) for el in charts(at)]
+
+
+@pytest.fixture(scope="session", autouse=True)
+def live_store_of_this_run(tmp_path_factory):
+    """The live class's store of this test run, unless a test gives its own: never the machine's default file in
+    the temporary folder, where rooms left by earlier runs (or by the app itself) count against a test's limits.
+    Servers the tests start inherit it."""
+    if not os.environ.get("MHA_LIVE_DB"):
+        os.environ["MHA_LIVE_DB"] = str(tmp_path_factory.mktemp("live") / "live.sqlite3")
+    yield
 
 
 @pytest.fixture

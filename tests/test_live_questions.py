@@ -124,7 +124,7 @@ def test_an_unknown_kind_gives_no_question():
     assert quiz_question("no such kind", run_scene(Settings())) is None
 
 
-def test_the_teachers_list_says_how_students_answer_each_kind():
+def test_the_teachers_list_says_how_students_answer_each_kind(tmp_path, monkeypatch):
     """answer_types agrees with the quiz's own question of each kind, and the teacher's list shows it."""
     from explorer.live_questions import answer_types
     from tests.test_live_app import class_with
@@ -134,6 +134,7 @@ def test_the_teachers_list_says_how_students_answer_each_kind():
     assert list(types) == quiz_kinds(sc)
     assert types == {k: draw_question(k, scene=sc).answer_type for k in types}
     assert {"choice", "number"} <= set(types.values())
+    monkeypatch.setenv("MHA_LIVE_DB", str(tmp_path / "live.sqlite3"))  # a store of its own, as test_live_app's
     teacher, _, _ = class_with(0)
     assert "Students pick one of the options." in [c.value for c in teacher.main.get("caption")]
     number = next(k for k, t in types.items() if t == "number")
