@@ -6,9 +6,12 @@ nginx (deploy/nginx.conf) sharing the room store.
                                [--no-floor] [--page heads|steps]
 
 Each student opens the join link, 0.1 s after the one before (as students scan the code one after another), and then
-behaves like an idle browser: it answers the fragment timer the server asked for (`auto_rerun`) with a fragment rerun
-at each tick, as the frontend's setInterval does from the moment the message came, so each tab ticks at the phase of
-its own join. `--together` makes the worst case: everyone joins at once and every timer ticks at the same moment. The
+behaves like an idle browser. The class's page does what its watch does (classroom/watch.js): every 0.5 s an HTTP
+GET of the room's version (liveclass/http.py, one keep-alive connection per tab), and a run of the bar (its trigger
+value) when the version moved from the one the page read, when the page asked for one (`now`), or for the heartbeat;
+the floor's page answers the fragment timer the server asked for (`auto_rerun`) with a fragment rerun at each tick,
+as the frontend's setInterval does. Each tab polls or ticks at the phase of its own join. `--together` makes the
+worst case: everyone joins at once and every tab polls or ticks at the same moment. The
 teacher (the console, as it publishes: `Rooms.lead` with the key) changes h `--changes` times (4, 2, 8, 4, 2, 8,
 ...); for each change we time, per student, from the teacher's request to the end of the student's run that draws
 the new h, and take the servers' CPU time from the request to the last student's page, per student (the cost of one
@@ -28,6 +31,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
 import random
 import secrets
@@ -76,6 +80,7 @@ class Client:
         self.timers: dict[str, tuple[float, float]] = {}  # fragment id -> (interval, when the timer was set)
         self.heads_drawn: int | None = None  # head tiles of the first chart of the last full run
         self.finished = asyncio.Event()
+        self.watch: dict = {}  # the page's watch (classroom/watch.js): element id, fragment id, data, when drawn
         self.runs = 0
         self.full_runs = 0  # runs of the whole page (not of a fragment alone) this tab was sent
         self.errors: list[str] = []
@@ -142,6 +147,10 @@ class Client:
         elif kind == "delta" and fm.delta.WhichOneof("type") == "new_element":
             el = fm.delta.new_element
             which = el.WhichOneof("type")
+            if which == "bidi_component" and el.bidi_component.component_name.endswith("mha_watch"):
+                # a run drew the watch: its data replaces the last, and whatever it asked for has come
+                self.watch = {"id": el.bidi_component.id, "fragment": fm.delta.fragment_id,
+                              "data": json.loads(el.bidi_component.json), "since": time.perf_counter(), "asked": 0.0}
             if which in ("markdown", "alert"):  # what the student's live-class bar says
                 body = el.markdown.body if which == "markdown" else el.alert.body
                 for status, words in (("following", "Following the teacher"), ("exploring", "exploring on your own"),
@@ -222,6 +231,61 @@ class Client:
                 await self.send(fragment=fid)
 
 
+async def http_get(conn: dict, host: str, port: int, path: str) -> tuple[int, bytes]:
+    """One GET on the tab's keep-alive connection (opened again when the server closed it): status and body."""
+    for _ in range(2):
+        if not conn.get("w") or conn["w"].is_closing():
+            conn["r"], conn["w"] = await asyncio.open_connection(host, port)
+        try:
+            conn["w"].write(f"GET {path} HTTP/1.1\r\nHost: {host}:{port}\r\nConnection: keep-alive\r\n\r\n"
+                            .encode())  # fmt: skip
+            head = (await conn["r"].readuntil(b"\r\n\r\n")).decode("latin-1").split("\r\n")
+            fields = {k.strip().lower(): v.strip() for k, v in (h.split(":", 1) for h in head[1:] if ":" in h)}
+            body = await conn["r"].readexactly(int(fields.get("content-length", "0")))
+            return int(head[0].split()[1]), body
+        except (ConnectionError, asyncio.IncompleteReadError):
+            conn["w"] = None
+    return 0, b""
+
+
+async def watch_loop(s: Client, base: str, stop: asyncio.Event, start: float) -> None:
+    """What classroom/watch.js does in the tab, from `start` (the tab's join) on: every `poll` ms, a run of the bar
+    when the page asked for one or a heartbeat is due, else the version's GET and a run when it moved."""
+    from streamlit.components.v2.bidi_component.main import _make_trigger_id
+
+    host, port = base.removeprefix("ws://").removeprefix("http://").split(":")
+    conn: dict = {}
+    while not stop.is_set():
+        if not s.watch:
+            await asyncio.sleep(0.2)
+            continue
+        poll = s.watch["data"]["poll"] / 1000
+        await asyncio.sleep(poll - (time.perf_counter() - start) % poll)
+        w = s.watch
+        data, now = w["data"], time.perf_counter()
+        if w["asked"] and now - w["asked"] < 4.0:  # watch.js: STUCK
+            continue
+        why = ""
+        if data["now"]:
+            why = "now"
+        elif now - w["since"] >= data["beat"] / 1000:
+            why = "beat"
+        else:
+            status, body = await http_get(conn, host, int(port), data["url"])
+            if s.watch is not w:
+                continue  # a run came meanwhile: its data decides
+            value = json.loads(body).get("v") if status == 200 else None
+            if value != data["seen"]:
+                why = "version" if value is not None else f"status {status}"
+        if why:
+            w["asked"] = time.perf_counter()
+            trigger = widget(_make_trigger_id(w["id"], "events"),
+                             json_trigger_value=json.dumps([{"event": "tick", "value": f"{why} {now}"}]))
+            await s.send(widgets=[trigger], fragment=w["fragment"])
+    if conn.get("w"):
+        conn["w"].close()
+
+
 async def connect(url: str, name: str):
     """A browser tab that has been here before: its identity (classroom/identity.js) comes as a cookie with the
     websocket's first request, as a real browser's does on its second visit (a first visit adds one rerun)."""
@@ -277,6 +341,11 @@ async def live_class(urls: list[str], n: int, changes: int, rooms, pids: list[in
         for s, _ in students:
             s.timers = {fid: (interval, now) for fid, (interval, _) in s.timers.items()}
     timers = [asyncio.create_task(s.timer_loop(stop)) for s, _ in students]
+    if app == "class":  # the class's page polls the version itself (classroom/watch.js)
+        first = time.perf_counter()
+        timers += [asyncio.create_task(watch_loop(s, urls[i % len(urls)], stop,
+                                                  first if together else first + i * JOIN_GAP))
+                   for i, (s, _) in enumerate(students)]  # fmt: skip
     # where in its period each tab's timer ticks, in tenths: how spread the class's checks are
     out["phases"] = Counter(int(10 * (start % interval) / interval) for s, _ in students
                             for interval, start in s.timers.values())  # fmt: skip
@@ -354,7 +423,7 @@ async def ask_everyone(rooms, ticket, students: list, out: dict) -> None:
         if f"live_send_{qid}" not in s.ids:
             out["errors"].append(f"{s.name} never saw the question")
             return
-        frag = next(iter(s.timers))
+        frag = s.watch["fragment"] if s.watch else next(iter(s.timers))  # the bar: the question is drawn there
         pick = question["options"][i % 4]  # a radio sends its option's label (digits: nothing to escape)
         states = [widget(s.ids[f"live_pick_{qid}"], string_value=pick),
                   widget(s.ids[f"live_send_{qid}"], trigger_value=True)]  # fmt: skip
@@ -372,8 +441,8 @@ async def ask_everyone(rooms, ticket, students: list, out: dict) -> None:
     out["counted"] = sum(rooms.tally(ticket.code, ticket.key) or [])
 
 
-def start(port: int, script: str = "app.py") -> subprocess.Popen:
-    """A server of `script` (the app, or bench/floor_app.py) started as bench/load_test.py starts the app."""
+def start(port: int, script: str = "serve.py") -> subprocess.Popen:
+    """A server of `script` (serve.py: the app and its version route; or bench/floor_app.py)."""
     cmd = [sys.executable, "-m", "streamlit", "run", script, "--server.headless", "true", "--server.port", str(port),
            "--server.address", "127.0.0.1", "--server.fileWatcherType", "none", "--browser.gatherUsageStats", "false"]
     log = open("/tmp/live_srv.log", "a") if os.environ.get("LIVE_DEBUG") else subprocess.DEVNULL  # noqa: SIM115
@@ -402,7 +471,7 @@ def measure(n_servers: int, n: int, changes: int, store: str, redis_url: str | N
         procs, addrs = [], []
         for _ in range(n_servers):
             port = free_port()
-            proc = start(port, "app.py" if app == "class" else "bench/floor_app.py")
+            proc = start(port, "serve.py" if app == "class" else "bench/floor_app.py")
             stack.callback(lambda p=proc: (p.terminate(), p.wait(10)))
             procs.append(proc)
             addrs.append(f"127.0.0.1:{port}")

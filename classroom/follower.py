@@ -3,13 +3,13 @@ room, never from this phone's widgets), so there is nothing to drift and no Prev
 explicit "Explore on my own" opens the whole app at the class's setting; "Back to the teacher" lands on the class's
 page, settings and step every time, because following draws the room's state, not the widgets'.
 
-How a follower learns of a change: its bar is a fragment that runs every POLL_STUDENT seconds (`st.fragment(
-run_every=...)`, Streamlit's own timer). It reads the room's version (one read by primary key, shared by the process's
-followers for VERSION_AGE); while the version is the same it redraws one caption. When the class's page, settings or
-step moved, it reruns the app, which draws the room's state. Only a run that reached the page's end marks the state
-drawn (`drawn_to_end`): after a run cut short (the browser's next request under load) the bar asks for the page
-again (at most MAX_REDRAWS times for one state):
-a follower is never left on a partly drawn page.
+How a follower learns of a change: its bar is a fragment, and the page's watch (classroom/watch.py) polls the
+room's version over HTTP every POLL_STUDENT seconds (liveclass/http.py: one read by primary key, shared by the
+process's followers for VERSION_AGE) and asks for a run of the bar only when the version moved, when the bar asked
+for one (`now`), or for the heartbeat every BEAT seconds. When the class's page, settings or step moved, the bar
+reruns the app, which draws the room's state. Only a run that reached the page's end marks the state drawn
+(`drawn_to_end`): after a run cut short (the browser's next request under load) the bar asks for the page again (at
+most MAX_REDRAWS times for one state): a follower is never left on a partly drawn page.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from typing import Any
 import streamlit as st
 
 from classroom import identity, questions, typed_answers
+from classroom.watch import watch
 from classroom.session import (
     BEAT,
     BEAT_AT,
@@ -31,7 +32,6 @@ from classroom.session import (
     DOWN,
     FOLLOW,
     MAX_REDRAWS,
-    POLL_STUDENT,
     REDRAWS,
     ROLE,
     ROOM,
@@ -173,6 +173,21 @@ def want_redraw(room: Room | None, projector: bool = False) -> bool:
     return True
 
 
+def redraw_pending(room: Room | None, projector: bool = False) -> bool:
+    """True when the bar's next run should come at once, not at the next change: the page just changed (REPAIR),
+    or what the class shows is not drawn to its end yet and may still be asked for (MAX_REDRAWS)."""
+    ss = st.session_state
+    if ss.get(REPAIR):
+        return True
+    if room is None:
+        return False
+    want = followed(room.state, projector)
+    if is_drawn(want):
+        return False
+    last, count = ss.get(REDRAWS) or (None, 0)
+    return last != want or count < MAX_REDRAWS
+
+
 # ---------------------------------------------------------------- joining again, exploring, coming back
 def rejoin() -> None:
     """The seat was given back after a long absence (a phone asleep): join again, quietly, with a new seat."""
@@ -219,7 +234,7 @@ def sidebar(tr: Callable[..., str]) -> None:
 
 
 # ---------------------------------------------------------------- the bar
-@st.fragment(run_every=POLL_STUDENT)
+@st.fragment
 def bar(tr: Callable[..., str]) -> None:
     """Top of every page of a joined student: following or exploring, the way back, the class's question."""
     ss = st.session_state
@@ -265,6 +280,7 @@ def bar(tr: Callable[..., str]) -> None:
             typed_answers.student(tr, room)
         else:
             questions.student(tr, room, ss.setdefault(SENT, {}))
+    watch(code, ss.get(SEEN), bool(ss.get(FOLLOW)) and redraw_pending(room))
 
 
 __all__ = ["back", "bar", "context", "drawn_to_end", "explore", "following", "go_to_class_page", "rejoin", "room_now",

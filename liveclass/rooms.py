@@ -318,6 +318,16 @@ class Rooms:
         return Room(rec.code, rec.version, json.loads(rec.state or "{}"), question, rec.qid, bool(rec.revealed),
                     answer if rec.revealed else None, rec.expires, solution)  # fmt: skip
 
+    def recent_version(self, code: object, max_age: float) -> int | None:
+        """The version this process read of `code` less than max_age seconds ago, else None: no store, no wait."""
+        try:
+            code = normalise_code(code)
+        except LiveError:
+            return None
+        with self._recent_lock:
+            seen = self._recent.get(code)
+        return seen[1] if seen is not None and time.monotonic() - seen[0] < max_age else None
+
     def version(self, code: object, max_age: float = 0.0) -> int:
         """The room's version: the cheap call a follower polls. Raises when the room is gone.
         With `max_age`, a version this process read less than max_age seconds ago is answered without the store:

@@ -41,10 +41,11 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def streamlit_server(app: str = "app.py", timeout: float = 30.0, extra: tuple[str, ...] = (),
+def streamlit_server(app: str = "serve.py", timeout: float = 30.0, extra: tuple[str, ...] = (),
                      entry: str = "ui.streamlit_guard", env: dict[str, str] | None = None) -> Iterator[str]:
     """A fresh server on a free port (plus `extra` options), started as the README and the Docker image start it
-    (`python3 -m ui.streamlit_guard run app.py`; entry="streamlit" for plain `streamlit run`); yields its base URL,
+    (`python3 -m ui.streamlit_guard run serve.py`: the app and its live-class route; entry="streamlit" for plain
+    `streamlit run`; app="app.py" for the app alone); yields its base URL,
     kills it afterwards. `env` adds to the environment."""
     port = free_port()
     cmd = [

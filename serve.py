@@ -1,0 +1,12 @@
+"""The server: `python3 -m ui.streamlit_guard run serve.py` (or `streamlit run serve.py`). It serves the app
+(app.py, the same Streamlit script `streamlit run app.py` runs) and one route of its own beside it: the room's
+version that a following phone polls (liveclass/http.py), so that idle phones cost the server a small HTTP answer
+instead of a Streamlit run each. `streamlit run app.py` still works; its phones then ask Streamlit itself on a timer
+(classroom/watch.js falls back to that when the route is not there)."""
+
+import streamlit as st
+
+from classroom.session import VERSION_AGE, rooms
+from liveclass.http import version_route
+
+app = st.App("app.py", routes=[version_route(rooms, max_age=VERSION_AGE)])
