@@ -77,4 +77,4 @@ HEALTHCHECK --interval=5s --timeout=4s --start-period=30s --retries=3 \
 # exec: the server is PID 1's only process and gets docker stop's SIGTERM itself (it stops within a second).
 # ui.streamlit_guard is Streamlit's own command line, with its guards in place before the server starts: a refused
 # websocket does not ask the internet for this machine's address, a forged widget state breaks no session.
-CMD ["sh", "-c", "exec python3 -m ui.streamlit_guard run app.py --server.headless=true --server.fileWatcherType=none --server.address=0.0.0.0 --server.port=\"${PORT}\" --browser.gatherUsageStats=false"]
+CMD ["sh", "-c", "exec python3 -m ui.streamlit_guard run serve.py --server.headless=true --server.fileWatcherType=none --server.address=0.0.0.0 --server.port=\"${PORT}\" --browser.gatherUsageStats=false"]

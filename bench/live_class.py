@@ -237,10 +237,13 @@ async def http_get(conn: dict, host: str, port: int, path: str) -> tuple[int, by
         if not conn.get("w") or conn["w"].is_closing():
             conn["r"], conn["w"] = await asyncio.open_connection(host, port)
         try:
-            conn["w"].write(f"GET {path} HTTP/1.1\r\nHost: {host}:{port}\r\nConnection: keep-alive\r\n\r\n"
+            cookie = f"Cookie: {conn['cookie']}\r\n" if conn.get("cookie") else ""
+            conn["w"].write(f"GET {path} HTTP/1.1\r\nHost: {host}:{port}\r\n{cookie}Connection: keep-alive\r\n\r\n"
                             .encode())  # fmt: skip
             head = (await conn["r"].readuntil(b"\r\n\r\n")).decode("latin-1").split("\r\n")
             fields = {k.strip().lower(): v.strip() for k, v in (h.split(":", 1) for h in head[1:] if ":" in h)}
+            if "set-cookie" in fields:  # nginx's route cookie: the tab's next requests go to its own server
+                conn["cookie"] = fields["set-cookie"].split(";", 1)[0]
             body = await conn["r"].readexactly(int(fields.get("content-length", "0")))
             return int(head[0].split()[1]), body
         except (ConnectionError, asyncio.IncompleteReadError):
@@ -263,7 +266,7 @@ async def watch_loop(s: Client, base: str, stop: asyncio.Event, start: float) ->
         await asyncio.sleep(poll - (time.perf_counter() - start) % poll)
         w = s.watch
         data, now = w["data"], time.perf_counter()
-        if w["asked"] and now - w["asked"] < 4.0:  # watch.js: STUCK
+        if w["asked"] and now - w["asked"] < 10.0:  # watch.js: STUCK
             continue
         why = ""
         if data["now"]:

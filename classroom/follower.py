@@ -24,7 +24,6 @@ from typing import Any
 import streamlit as st
 
 from classroom import identity, questions, typed_answers
-from classroom.watch import watch
 from classroom.session import (
     BEAT,
     BEAT_AT,
@@ -53,6 +52,7 @@ from classroom.session import (
     state_settings,
     state_step,
 )  # fmt: skip
+from classroom.watch import watch
 from explorer import Settings
 from figures.style import FigureStyle
 from lessons.pages import page_files
@@ -173,21 +173,6 @@ def want_redraw(room: Room | None, projector: bool = False) -> bool:
     return True
 
 
-def redraw_pending(room: Room | None, projector: bool = False) -> bool:
-    """True when the bar's next run should come at once, not at the next change: the page just changed (REPAIR),
-    or what the class shows is not drawn to its end yet and may still be asked for (MAX_REDRAWS)."""
-    ss = st.session_state
-    if ss.get(REPAIR):
-        return True
-    if room is None:
-        return False
-    want = followed(room.state, projector)
-    if is_drawn(want):
-        return False
-    last, count = ss.get(REDRAWS) or (None, 0)
-    return last != want or count < MAX_REDRAWS
-
-
 # ---------------------------------------------------------------- joining again, exploring, coming back
 def rejoin() -> None:
     """The seat was given back after a long absence (a phone asleep): join again, quietly, with a new seat."""
@@ -280,7 +265,9 @@ def bar(tr: Callable[..., str]) -> None:
             typed_answers.student(tr, room)
         else:
             questions.student(tr, room, ss.setdefault(SENT, {}))
-    watch(code, ss.get(SEEN), bool(ss.get(FOLLOW)) and redraw_pending(room))
+    # a run at once after a page change (REPAIR); a page cut short before its end is drawn again at the latest at
+    # the next heartbeat (want_redraw, in that run of the bar)
+    watch(code, ss.get(SEEN), bool(ss.get(FOLLOW)) and bool(ss.get(REPAIR)))
 
 
 __all__ = ["back", "bar", "context", "drawn_to_end", "explore", "following", "go_to_class_page", "rejoin", "room_now",

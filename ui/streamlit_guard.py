@@ -26,7 +26,7 @@ forged message breaks a session or floods the log.
 
 `install()` applies to the Streamlit version this was written against only (tests/test_streamlit_guard.py runs
 each replacement against Streamlit's own behaviour). It runs before the server starts when the server is started
-as `python3 -m ui.streamlit_guard run app.py ...` (the Docker image does), and otherwise at the app's first page
+as `python3 -m ui.streamlit_guard run serve.py ...` (the Docker image does), and otherwise at the app's first page
 run (frame.py), which also cleans the session of that first run (`clean_session`). deploy/nginx.conf refuses a
 foreign origin itself, so behind it the servers never see one.
 """
@@ -215,7 +215,7 @@ def clean_session() -> None:
                      "(a forged message).")
 
 
-if __name__ == "__main__":  # `python3 -m ui.streamlit_guard run app.py ...`: Streamlit's CLI, installed first
+if __name__ == "__main__":  # `python3 -m ui.streamlit_guard run serve.py ...`: Streamlit's CLI, installed first
     from streamlit.web.cli import main
 
     from ui import streamlit_guard  # the module itself, not this __main__ copy of it

@@ -1,0 +1,137 @@
+"""The room's version over HTTP (liveclass/http.py, mounted by serve.py), and a phone that follows through it
+(classroom/watch.js): what the route answers for a room that is open, moved, ended, unknown, not a code, or when the
+store is down; that it says nothing but the version; and, in Chromium, that a following phone polls it and follows
+the class, and still follows on a server started as plain `streamlit run app.py` (no route: Streamlit's own runs)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import time
+import urllib.error
+import urllib.request
+
+import pytest
+from starlette.requests import Request
+
+from liveclass import Client, LiveError, StoreUnavailable, open_rooms
+from liveclass.http import PATH, version_route
+
+
+def call(route, query: str) -> tuple[int, dict, dict]:
+    scope = {"type": "http", "method": "GET", "path": PATH, "query_string": query.encode(), "headers": []}
+    response = asyncio.run(route.endpoint(Request(scope)))
+    return response.status_code, json.loads(response.body), dict(response.headers)
+
+
+@pytest.fixture
+def store(tmp_path, monkeypatch):
+    monkeypatch.setenv("MHA_LIVE_DB", str(tmp_path / "live.sqlite3"))
+    monkeypatch.delenv("MHA_REDIS_URL", raising=False)
+    return open_rooms()
+
+
+def test_the_route_answers_the_rooms_version_and_nothing_else(store):
+    ticket = store.create(Client("t" * 64, "127.0.0.1"))
+    route = version_route(lambda: store, max_age=0.0)
+    status, body, headers = call(route, f"room={ticket.code}")
+    assert status == 200 and set(body) == {"v"} and isinstance(body["v"], int)
+    assert headers["cache-control"] == "no-store"
+    store.lead(ticket.code, ticket.key, {"page": "steps", "step": 2})
+    assert call(route, f"room={ticket.code.lower()}")[1]["v"] > body["v"]  # typed as a phone would: same room
+    store.end(ticket.code, ticket.key)
+    assert call(route, f"room={ticket.code}")[:2] == (404, {"error": "ended"})
+
+
+@pytest.mark.parametrize("query", ["", "room=", "room=ABCDEF", "room=" + "x" * 100_000, "room=%00%ff", "room=<b>",
+                                   "room=A&room=B"])
+def test_a_room_that_is_not_one_is_a_404_with_its_reason(store, query):
+    status, body, _ = call(version_route(lambda: store, max_age=0.0), query)
+    assert status == 404 and set(body) == {"error"} and body["error"] in ("bad_code", "unknown_room")
+
+
+def test_a_store_that_is_down_is_a_503_and_one_that_cannot_open_is_asked_again():
+    class Down:
+        def recent_version(self, code, max_age):
+            return None
+
+        def version(self, code, max_age=0.0):
+            raise StoreUnavailable()
+
+    opened = []
+
+    def get_rooms():
+        opened.append(1)
+        if len(opened) == 1:
+            raise StoreUnavailable()  # the first open failed: not kept
+        return Down()
+
+    route = version_route(get_rooms, max_age=0.1)
+    assert call(route, "room=ABCDEF")[:2] == (503, {"error": "store_down"})
+    assert call(route, "room=ABCDEF")[:2] == (503, {"error": "store_down"})
+    assert call(route, "room=ABCDEF")[0] == 503 and len(opened) == 2  # opened again once, then kept
+
+
+def test_most_polls_are_answered_from_the_processs_memo(store):
+    ticket = store.create(Client("t" * 64, "127.0.0.1"))
+    reads = []
+    load = store.backend.load_version
+    store.backend.load_version = lambda code: reads.append(code) or load(code)
+    route = version_route(lambda: store, max_age=60.0)
+    for _ in range(50):
+        assert call(route, f"room={ticket.code}")[0] == 200
+    assert len(reads) == 1
+    with pytest.raises(LiveError):
+        store.version("ABCDEF")
+
+
+# ---------------------------------------------------------------- in the browser
+def _get(url: str) -> tuple[int, str]:
+    try:
+        with urllib.request.urlopen(url, timeout=10) as r:
+            return r.status, r.read().decode()
+    except urllib.error.HTTPError as err:
+        return err.code, err.read().decode()
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("script", ["serve.py", "app.py"])
+def test_a_following_phone_follows_through_the_route_or_without_it(tmp_path, monkeypatch, script):
+    from playwright.sync_api import sync_playwright
+
+    from explorer import Settings
+    from explorer.settings_io import settings_to_json
+    from tests.browser import CHROMIUM, CHROMIUM_ARGS, streamlit_server, wait_idle
+
+    monkeypatch.setenv("MHA_LIVE_DB", str(tmp_path / "live.sqlite3"))
+    rooms = open_rooms()
+    ticket = rooms.create(Client("t" * 64, "127.0.0.1"))
+
+    def lead(step: int) -> None:
+        rooms.lead(ticket.code, ticket.key, {"page": "steps", "settings": settings_to_json(Settings(), "en"),
+                                             "step": step, "present": True, "lang": "en"})  # fmt: skip
+
+    lead(1)
+    with streamlit_server(script, env={"MHA_LIVE_DB": os.environ["MHA_LIVE_DB"]}) as url, sync_playwright() as pw:
+        status, body = _get(f"{url}/live/version?room={ticket.code}")
+        if script == "serve.py":
+            assert status == 200 and "v" in json.loads(body)
+        else:  # no route: Streamlit answers with its page
+            assert "application/json" not in body and "<div id=\"root\">" in body
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        phone = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True).new_page()
+        polls: list[int] = []
+        phone.on("request", lambda r: polls.append(1) if "/live/version?" in r.url else None)
+        phone.goto(f"{url}/?join={ticket.code}")
+        phone.wait_for_function("() => document.body.innerText.includes('Step 2 of 9')", timeout=60_000)
+        wait_idle(phone)
+        for step in (2, 3, 5):
+            start = time.monotonic()
+            lead(step)
+            phone.wait_for_function("s => document.body.innerText.includes(s)", arg=f"Step {step + 1} of 9",
+                                    timeout=30_000)  # fmt: skip
+            assert time.monotonic() - start < 30
+        assert phone.get_by_test_id("stException").count() == 0
+        assert polls, "the phone's page polls the version route (with or without an answer)"
+        browser.close()
