@@ -608,8 +608,10 @@ class Rooms:
         q = self._quiz(rec) if rec.qid else None
         if q is None or (auth is None and not rec.revealed):
             return None
-        values = [typed.decode(row[4])[0] for row in self.backend.get_answers(rec.code, rec.qid)]
-        return typed.histogram(q, [v for v in values if v is not None])
+        rows = sorted(self.backend.get_answers(rec.code, rec.qid), key=lambda row: (row[3], row[0]))  # oldest first
+        given = [typed.decode(row[4]) for row in rows]
+        given = [(v, t) for v, t in given if v is not None]
+        return typed.histogram(q, [v for v, _ in given], [t for _, t in given])
 
     def tally(self, code: object, auth: object = None) -> list[int] | None:
         """Answers per option of the current question: for the teacher at any time, for everyone once revealed
