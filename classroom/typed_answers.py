@@ -48,7 +48,7 @@ def student(tr: Callable[..., str], room: Room) -> None:
     ss, q = st.session_state, room.question or {}
     sent = ss.setdefault(SENT, {})
     with st.container(border=True):
-        title(tr, q)
+        title(tr, q, announce=room.qid)
         if room.revealed and room.solution is not None:
             _student_revealed(tr, room)
             return

@@ -159,3 +159,38 @@ def test_a_fraction_is_shown_in_the_bars_as_typed_and_a_second_spelling_of_it_to
     auth = Pass(teacher.session_state["_live_sid"], teacher.session_state["_live_browser"])
     rows = list(csv.DictReader(io.StringIO(csv_text(rooms(), code, auth, i18n.translator("en")))))
     assert [r["answer"] for r in rows] == ["1/2", "0.5"]
+
+
+def announced_keys(at) -> list[str]:
+    """The keys of the containers ui/a11y.js says in its live region (ui/a11y.announced), as drawn in this run."""
+    from ui.a11y import ANNOUNCE
+
+    def walk(node, out):
+        block_id = getattr(getattr(node, "proto", None), "id", "") or ""
+        if ANNOUNCE in block_id:
+            out.append(block_id[block_id.index(ANNOUNCE) + len(ANNOUNCE) :])
+        for child in getattr(node, "children", {}).values():
+            walk(child, out)
+        return out
+
+    return walk(at._tree, [])
+
+
+@pytest.mark.parametrize("typed", [False, True])  # a multiple-choice question, a typed one
+def test_a_question_on_a_students_card_is_drawn_to_be_announced_once_and_the_projectors_is_not(typed):
+    """A new question on a phone was not announced to a screen reader: its heading is drawn in a container that
+    ui/a11y.js says in its polite live region (once per question id), and nothing moves the focus. The projector's
+    copy (the class's screen) is not announced."""
+    from tests.test_live_app import send_choice_question
+    from tests.test_live_follow import projector_of
+
+    teacher, code, (ann,) = class_with(1)
+    projector = projector_of(teacher, code)
+    assert announced_keys(ann.run()) == []  # no question, nothing to say
+    send(teacher, "d_k") if typed else send_choice_question(teacher)
+    room = ann.run().session_state["_live_room"]
+    assert room.question and room.qid and announced_keys(ann) == [f"live_q_{room.qid}"]
+    assert "_a11y_focus" not in ann.session_state  # no focus moved (the student may be typing)
+    assert "Question from the teacher" in texts(projector.run()) and announced_keys(projector) == []  # not said
+    teacher.button(key="console_reveal").click().run()
+    assert announced_keys(ann.run()) == [f"live_q_{room.qid}"]  # the same id after the reveal: not said again
