@@ -13,6 +13,7 @@ its own widgets before they are drawn (`adopt`, then `before_settings`), and pub
 from __future__ import annotations
 
 import html
+import secrets
 import time
 from collections.abc import Callable
 from typing import Any
@@ -52,6 +53,8 @@ from ui.nav import PAGES
 from ui.present import clicker
 
 KEY_SHOWN = "_live_key_shown"
+START_ATTEMPT = "_console_attempt"  # this session's attempt to open a room (Rooms.create's `attempt`); not a _live_
+# key, so leaving the last room (in _become) keeps it until the console knows its new room
 # Keyboard use: a focus ring that shows on every control of the console (Streamlit's own is faint on some).
 CSS = ("<style>.stMain button:focus-visible, .stMain [role='combobox']:focus-visible, .stMain input:focus-visible,"
        " .stMain a:focus-visible { outline: 3px solid #1c5fd4 !important; outline-offset: 2px; }</style>")
@@ -73,13 +76,19 @@ def _become(code: str, sid: str, status: str, state: dict[str, Any], key: str | 
 
 
 def _start() -> None:
+    """Open a room and become its console. A page run can be stopped at any read or write of the session (a second
+    click asks for another run), also after the store opened the room and before this session knows its code: so
+    the store is asked with this session's attempt (kept before it is asked; `Rooms.create` asked again with it gives
+    the same room), and the attempt is dropped once the console knows its room (the next class is a new attempt)."""
     ss = st.session_state
+    if not ss.get(START_ATTEMPT):
+        ss[START_ATTEMPT] = secrets.token_urlsafe(12)
     lesson = lessons.catalog().get(str(ss.get("console_lesson") or ""))
     ctx: Context = ss["_ctx"]
     browser = identity.browser_id()
     try:
         store = rooms()
-        ticket = store.create(identity.client())
+        ticket = store.create(identity.client(), attempt=ss[START_ATTEMPT])
         code, screen = store.open_screen(ticket.code, SCREEN, browser, key=ticket.key)
         state = plan.start(lesson, ctx.settings, ctx.lang)
         store.lead(code, Pass(screen.sid, browser), state)
@@ -87,6 +96,7 @@ def _start() -> None:
         error(err)
         return
     _become(code, screen.sid, screen.status, state, key=ticket.key)
+    ss.pop(START_ATTEMPT, None)
 
 
 def _take_back() -> None:

@@ -12,6 +12,7 @@ import streamlit as st
 from classroom import identity
 from classroom.session import CODE, SID, md, rooms, text
 from liveclass import LiveError, Room
+from ui.a11y import announced
 
 
 def setting_line(tr: Callable[..., str], question: dict[str, Any]) -> None:
@@ -33,8 +34,15 @@ def bars(options: list[str], counts: list[int], correct: int | None) -> None:
         st.progress(n / total, text=f"{label}{mark} — {n}")
 
 
-def title(tr: Callable[..., str], question: dict[str, Any]) -> None:
-    st.markdown(f"**{tr('live.q_title')}** · {text(tr, question['prompt'])}")
+def title(tr: Callable[..., str], question: dict[str, Any], announce: str = "") -> None:
+    """The question's heading and its setting. With `announce` (the question's id, on a student's card) a screen
+    reader says the heading once when it appears (ui/a11y.announced: a polite live region; no focus moves)."""
+    heading = f"**{tr('live.q_title')}** · {text(tr, question['prompt'])}"
+    if announce:
+        with announced(f"live_q_{announce}"):
+            st.markdown(heading)
+    else:
+        st.markdown(heading)
     setting_line(tr, question)
 
 
@@ -43,7 +51,7 @@ def student(tr: Callable[..., str], room: Room, sent: dict[str, int]) -> None:
     ss, q = st.session_state, room.question or {}
     labels = options(tr, q)
     with st.container(border=True):
-        title(tr, q)
+        title(tr, q, announce=room.qid)
         if room.revealed and room.answer is not None:
             _revealed(tr, room, labels, sent.get(room.qid))
             return

@@ -48,7 +48,7 @@ def student(tr: Callable[..., str], room: Room) -> None:
     ss, q = st.session_state, room.question or {}
     sent = ss.setdefault(SENT, {})
     with st.container(border=True):
-        title(tr, q)
+        title(tr, q, announce=room.qid)
         if room.revealed and room.solution is not None:
             _student_revealed(tr, room)
             return
@@ -101,8 +101,9 @@ def _student_revealed(tr: Callable[..., str], room: Room) -> None:
 
 
 def histogram(tr: Callable[..., str], bars: list[Bar], revealed: bool) -> None:
-    """The most frequent typed answers as bars (text, readable on a phone and a projector), each exactly as a number
-    (4194304, never 4,194,300); ✓ on the right ones once revealed."""
+    """The most frequent typed answers as bars (text, readable on a phone and a projector), each named as the students
+    typed it ("1/2", 4194304 never 4,194,300; "1/2 = 0.5" when one value was typed two ways); ✓ on the right ones
+    once revealed."""
     total = sum(b.count for b in bars)
     if not total:
         st.caption(tr("live.typed.none_yet"))

@@ -250,8 +250,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "这是 1 /（键的个数）：只有所有分数相等时 softmax 才给出相等的权重。",
     },
     "quiz.softmax_weight.trap_unnormalised": {
-        "en": "That is e^score alone: divide by the sum of e^score over all the keys.",
-        "zh": "这只是 e^分数：还要除以所有键的 e^分数之和。",
+        "en": "That is $e^\\text{{score}}$ alone: divide by the sum of $e^\\text{{score}}$ over all the keys.",
+        "zh": "这只是 $e^\\text{{分数}}$：还要除以所有键的 $e^\\text{{分数}}$ 之和。",
     },
     "quiz.softmax_weight.trap_ratio": {
         "en": "That divides the score by the sum of the scores: softmax exponentiates first.",
@@ -757,9 +757,9 @@ STRINGS: dict[str, dict[str, str]] = {
               "⟦errata:n004_rho⟧）：⟦errata:n001_orth⟧。",
     },
     "quiz.note_error.why_blockdiag": {
-        "en": "Wrong: Q^all = X [$W_1^Q$ | … | $W_h^Q$], the matrices side by side, a full $d_\\text{{model}}$ × "
+        "en": "Wrong: $Q^\\text{{all}}$ = X [$W_1^Q$ | … | $W_h^Q$], the matrices side by side, a full $d_\\text{{model}}$ × "
               "$d_\\text{{model}}$ matrix; every input dimension feeds every head: ⟦errata:n004_blockdiag⟧.",
-        "zh": "错：Q^all = X [$W_1^Q$ | … | $W_h^Q$]，矩阵左右并排，是一个完整的 $d_\\text{{model}}$ × $d_\\text{{model}}$ 矩阵；每个输"
+        "zh": "错：$Q^\\text{{all}}$ = X [$W_1^Q$ | … | $W_h^Q$]，矩阵左右并排，是一个完整的 $d_\\text{{model}}$ × $d_\\text{{model}}$ 矩阵；每个输"
               "入维度都贡献给每个头：⟦errata:n004_blockdiag⟧。",
     },
     "quiz.note_error.why_dk": {
@@ -793,9 +793,9 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     # ---- the stacked W^Q (typed shape)
     "quiz.stacked_wq.prompt": {
-        "en": "$d_\\text{{model}}$ = {d}, h = {h}, so each $W_i^Q$ is {d} × {dk}. Q^all = X $W^Q$ computes all "
+        "en": "$d_\\text{{model}}$ = {d}, h = {h}, so each $W_i^Q$ is {d} × {dk}. $Q^\\text{{all}}$ = X $W^Q$ computes all "
               "heads' queries at once (X is L × {d}). Type the shape of $W^Q$.",
-        "zh": "$d_\\text{{model}}$ = {d}，h = {h}，所以每个 $W_i^Q$ 是 {d} × {dk}。Q^all = X $W^Q$ 一次算出所有头的查询（X 为 L × "
+        "zh": "$d_\\text{{model}}$ = {d}，h = {h}，所以每个 $W_i^Q$ 是 {d} × {dk}。$Q^\\text{{all}}$ = X $W^Q$ 一次算出所有头的查询（X 为 L × "
               "{d}）。请输入 $W^Q$ 的形状。",
     },
     "quiz.stacked_wq.explain": {

@@ -126,13 +126,13 @@ STRINGS: dict[str, dict[str, str]] = {
     "n4.kernel.tied": {"en": "W^K := W^Q: Q Qᵀ/√d_k", "zh": "W^K := W^Q：Q Qᵀ/√d_k"},
     "n4.incl.title": {"en": "4. Does the multi-head class contain the single-head one?", "zh": "4. 多头函数类包含单头函数类吗？"},
     "n4.incl.text": {
-        "en": "Note 004 says one can prove that F_h (h heads) strictly contains F_1 (one head). That works if "
+        "en": "Note 004 says one can prove that $F_h$ (h heads) strictly contains $F_1$ (one head). That works if "
               "each of the h heads may be as wide as the single head ($d_k$ = $d_\\text{{model}}$): keep one "
               "head and set the other $W^O_i$ to 0. At fixed $d_\\text{{model}}$ each head has $d_k$ = "
               "$d_\\text{{model}}$ / h, and the softmax forgives only a constant added to each row (rank + 1): a "
               "head of width $d_k$ can give the single head's weights only if rank(S) ≤ $d_k$ + 1. Checked on "
               "this sentence against a seeded single head of width {d}:",
-        "zh": "笔记 004 说可以证明 F_h（h 个头）严格包含 F_1（一个头）。如果 h 个头中每个头都可以和单头一样宽（$d_k$ = "
+        "zh": "笔记 004 说可以证明 $F_h$（h 个头）严格包含 $F_1$（一个头）。如果 h 个头中每个头都可以和单头一样宽（$d_k$ = "
               "$d_\\text{{model}}$），这成立：保留一个头，其余 $W^O_i$ 取 0。$d_\\text{{model}}$ 固定时，每个头 $d_k$ = "
               "$d_\\text{{model}}$ / h，而 softmax 只容许每行加上一个常数（秩最多加 1）：宽为 $d_k$ 的头只有在 rank(S) ≤ $d_k$ + 1 时才能给出单头的注"
               "意力权重。下面用这句话和一个宽为 {d} 的随机种子单头来检验：",

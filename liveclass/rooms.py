@@ -19,6 +19,7 @@ Who is who:
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import hmac
 import json
@@ -259,6 +260,25 @@ def _seat_for(client: str, code: str, attempt: str) -> str | None:
     return hashlib.sha256(f"seat|{client}|{code}|{attempt}".encode()).hexdigest()[:22]
 
 
+def _fresh_room() -> tuple[str, str]:
+    """(join code, teacher key) of a room opened without an attempt: random."""
+    return "".join(secrets.choice(ALPHABET) for _ in range(CODE_LEN)), secrets.token_urlsafe(12)
+
+
+def _room_for(client: str, attempt: str, n: int) -> tuple[str, str] | None:
+    """(join code, teacher key) of one attempt of a known browser to open a room, its n-th choice of code (None
+    without a browser or an attempt). Both derive from the browser's own id and the attempt, which no one else knows."""
+    if not client or not attempt:
+        return None
+    digest = int.from_bytes(hashlib.sha256(f"room|{client}|{attempt}|{n}".encode()).digest(), "big")
+    code = ""
+    for _ in range(CODE_LEN):
+        digest, i = divmod(digest, len(ALPHABET))
+        code += ALPHABET[i]
+    key = base64.urlsafe_b64encode(hashlib.sha256(f"key|{client}|{attempt}|{n}".encode()).digest()[:12]).decode()
+    return code, key
+
+
 def valid_id(sid: object) -> bool:
     """A seat's, screen's or invite's id as the store makes them (URL-safe, 8 to 64 characters)."""
     return isinstance(sid, str) and 8 <= len(sid) <= 64 and sid.isascii() and all(c.isalnum() or c in "-_" for c in sid)
@@ -362,15 +382,25 @@ class Rooms:
         return version
 
     # ---- opening a room, and its screens
-    def create(self, client: Client = Client()) -> Ticket:
+    def create(self, client: Client = Client(), attempt: str = "") -> Ticket:
         """Open a room: a fresh join code and the teacher key (shown once; only its hash is kept). Refused when the
-        server, this browser or this address has as many open rooms as it may: the message says when a place frees."""
+        server, this browser or this address has as many open rooms as it may: the message says when a place frees.
+
+        `attempt` names one try of a known browser to open a room (the console passes an id kept in its session):
+        asked again with the same attempt, the store gives the room it opened the first time while that room is
+        open, so a try cut off after the store said yes (a page run stopped half-way by a second click) leaves no
+        orphan room counting against the browser's limit. Its code and key derive from the browser's own id and the
+        attempt (`_room_for`); an ended room of the attempt is passed over, and the attempt opens a new one."""
         lim, now = self.limits, self.clock()
-        key = secrets.token_urlsafe(12)
         caps = RoomCaps(lim.max_rooms, lim.rooms_per_client if client.id else 0,
                         lim.rooms_per_address if client.address else 0, now - lim.room_idle)  # fmt: skip
-        for _ in range(20):
-            code = "".join(secrets.choice(ALPHABET) for _ in range(CODE_LEN))
+        for n in range(20):
+            derived = _room_for(client.id, attempt, n)
+            code, key = derived or _fresh_room()
+            if derived is not None and self.backend.load_room(code) is not None:
+                if self._open_and_opened_by(code, key, client.id, now):
+                    return Ticket(code, key)  # this attempt's room: asked again
+                continue  # another's room, or this attempt's ended one: the next code
             rec = Record(code=code, teacher_hash=_hash(key), created=now, expires=now + lim.ttl, owner=client.id,
                          address=client.address, beat=now)  # fmt: skip
             status, free_at = self.backend.insert_room(rec, now, caps, lim.room_idle)
@@ -383,7 +413,15 @@ class Rooms:
                 raise LiveError("rooms_per_client", limit=lim.rooms_per_client)
             if status == "address":
                 raise LiveError("rooms_per_address", limit=lim.rooms_per_address)
+            if derived is not None and self._open_and_opened_by(code, key, client.id, now):
+                return Ticket(code, key)  # taken by a twin of this attempt that got there first
         raise LiveError("too_many_rooms", limit=lim.max_rooms, minutes=1)  # pragma: no cover - 31^6 codes
+
+    def _open_and_opened_by(self, code: str, key: str, client: str, now: float) -> bool:
+        """True when room `code` is open and was opened by `client` with `key` (an attempt's own room)."""
+        rec = self.backend.load_room(code)
+        return (rec is not None and not rec.ended and rec.expires > now and bool(rec.owner)
+                and hmac.compare_digest(rec.owner, client) and self._key_ok(rec, key))  # fmt: skip
 
     def _key_ok(self, rec: Record, key: object) -> bool:
         return isinstance(key, str) and hmac.compare_digest(_hash(key), rec.teacher_hash)
@@ -618,8 +656,10 @@ class Rooms:
         q = self._quiz(rec) if rec.qid else None
         if q is None or (auth is None and not rec.revealed):
             return None
-        values = [typed.decode(row[4])[0] for row in self.backend.get_answers(rec.code, rec.qid)]
-        return typed.histogram(q, [v for v in values if v is not None])
+        rows = sorted(self.backend.get_answers(rec.code, rec.qid), key=lambda row: (row[3], row[0]))  # oldest first
+        given = [typed.decode(row[4]) for row in rows]
+        given = [(v, t) for v, t in given if v is not None]
+        return typed.histogram(q, [v for v, _ in given], [t for _, t in given])
 
     def tally(self, code: object, auth: object = None) -> list[int] | None:
         """Answers per option of the current question: for the teacher at any time, for everyone once revealed

@@ -120,8 +120,9 @@ def decode(raw: str) -> tuple[float | list[int] | None, str]:
 
 
 def label(value: float | list[int]) -> str:
-    """An answer as one bar of the histogram, exactly: 16, 16.0 and "16" are one answer ("16"), 4194304 stays
-    4194304 (no rounding, no separators); other numbers in their shortest exact form; shapes as "2 × 3"."""
+    """An answer's value as one key, exactly: 16, 16.0 and "16" are one answer ("16"), 4194304 stays 4194304 (no
+    rounding, no separators); other numbers in their shortest exact form; shapes as "2 × 3". It groups the answers
+    of a histogram (a bar is named by what was typed, see `histogram`) and names a value that has no typed text."""
     if isinstance(value, list):
         return " × ".join(str(d) for d in value)
     v = float(value)
@@ -130,32 +131,49 @@ def label(value: float | list[int]) -> str:
     return repr(v)
 
 
+SPELLINGS = 3  # a bar names at most this many ways its answer was typed ("1/2 = 0.5 = .5 = …")
+
+
 @dataclass(frozen=True)
 class Bar:
-    """One bar of a typed question's histogram: `label` None is the bar of all other answers."""
+    """One bar of a typed question's histogram: `label` None is the bar of all other answers. `label` is the answer
+    as the students typed it: its most common spelling first, then the others ("1/2 = 0.5")."""
 
     label: str | None
     count: int
     right: bool
 
 
-def histogram(q: Question, values: list[float | list[int]], top: int = TOP) -> list[Bar]:
-    """The most frequent distinct answers (normalised by `label`), most frequent first, at most `top` bars; the
-    rest as one 'other' bar (right only if all of them are). A bar is right when its answer passes check_answer."""
+def spelled(spellings: Counter[str]) -> str:
+    """One answer's bar label from how often each spelling of it was typed: most common first (ties: first typed),
+    at most SPELLINGS of them joined by " = ", "…" when there are more."""
+    names = [s for s, _ in spellings.most_common()]
+    shown = " = ".join(names[:SPELLINGS])
+    return shown + " = …" if len(names) > SPELLINGS else shown
+
+
+def histogram(q: Question, values: list[float | list[int]], texts: list[str] | None = None,
+              top: int = TOP) -> list[Bar]:  # fmt: skip
+    """The most frequent distinct answers, most frequent first, at most `top` bars; the rest as one 'other' bar (right
+    only if all of them are). Answers of one value (by `label`: "1/2" and "0.5") are one bar, counted together and
+    named as typed (`texts`, one per value; without them by `label`). A bar is right when its answer passes
+    check_answer."""
     counts: Counter[str] = Counter()
     first: dict[str, float | list[int]] = {}
-    for v in values:
+    spellings: dict[str, Counter[str]] = {}
+    for v, typed in zip(values, texts if texts is not None else [None] * len(values), strict=True):
         key = label(v)
         counts[key] += 1
         first.setdefault(key, v)
+        spellings.setdefault(key, Counter())[typed or key] += 1
     ranked = sorted(counts, key=lambda k: (-counts[k], k))
     keep = ranked if len(ranked) <= top else ranked[: top - 1]
-    bars = [Bar(k, counts[k], grade(q, first[k])) for k in keep]
+    bars = [Bar(spelled(spellings[k]), counts[k], grade(q, first[k])) for k in keep]
     rest = ranked[len(keep) :]
     if rest:
         bars.append(Bar(None, sum(counts[k] for k in rest), all(grade(q, first[k]) for k in rest)))
     return bars
 
 
-__all__ = ["MAX_DIMS", "TOP", "TYPED", "Bar", "as_quiz", "decode", "encode", "grade", "histogram", "is_typed",
-           "label", "own_feedback", "read"]  # fmt: skip
+__all__ = ["MAX_DIMS", "SPELLINGS", "TOP", "TYPED", "Bar", "as_quiz", "decode", "encode", "grade", "histogram",
+           "is_typed", "label", "own_feedback", "read", "spelled"]  # fmt: skip

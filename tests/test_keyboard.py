@@ -220,8 +220,9 @@ def test_a_live_class_student_on_a_phone_by_keyboard_alone(browser, live_store):
     """A phone (390 x 844): the code typed into the home page's join box and Enter; the focus then on "Following the
     teacher" (it fell to <body> before, and Tab went on from where the join box had been, past the class's question).
     The teacher (through the store) asks a question: Tab to it, choose by the arrow keys, Tab to Send, Enter: the
-    answer is in the store, the confirmation in a status region (read out), the focus stays on Send. "Explore on my
-    own" and "Back to the teacher" by Tab and Enter, the focus on the bar's new line after each."""
+    answer is in the store, the confirmation in a status region (read out), the focus stays on Send. The question's
+    heading is said in the page's polite live region (ui/a11y.js), there and empty before it came. "Explore on my own"
+    and "Back to the teacher" by Tab and Enter, the focus on the bar's new line after each."""
     import i18n
     from classroom.session import text
     from explorer import Settings, run_scene
@@ -245,10 +246,15 @@ def test_a_live_class_student_on_a_phone_by_keyboard_alone(browser, live_store):
     scene = run_scene(Settings())
     kind = next(k for k, how in answer_types(scene).items() if how == "choice")
     question, answer = quiz_question(kind, scene)
+    region = page.locator("#mha-a11y-status[role='status'][aria-live='polite']")  # ui/a11y.js's, there from the start
+    assert region.count() == 1 and not region.text_content().strip()
     store.ask(code, key, {**question, "setting": {"d_model": 64, "n_heads": 8, "tokens": scene.len_q}}, answer)
     shows(page, tr("live.q_title"))
     wait_ready(page)
     assert focused(page)["tag"] != "body", "the question's arrival took the focus away"
+    region.filter(has_text=tr("live.q_title")).wait_for(state="attached", timeout=10_000)  # announced: its heading
+    said = region.text_content()
+    assert "$" not in said and "\\" not in said, said  # the formula as read, not its TeX
     labels = [text(tr, o, markdown=False) for o in question["options"]]
     tab_to(page, labels[0], limit=4)  # the bar's line, "Explore on my own", the question's first option
     choose(page, labels, answer)

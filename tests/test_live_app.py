@@ -267,6 +267,23 @@ def test_store_down_shows_a_message_and_the_app_keeps_working(monkeypatch):
     assert not at.exception and at.number_input(key="n_heads").value == 4
 
 
+def test_a_start_cut_off_after_the_store_opened_the_room_lands_in_that_room_when_clicked_again():
+    """A page run of Start stopped after the store opened the room (a second click asks for another run) left the
+    room open and the console without its code: an orphan against the browser's limit of rooms. The attempt was kept
+    before the store was asked, so the next Start is given that room (and its key), and then forgets the attempt."""
+    from classroom.session import rooms
+    from liveclass import Client
+
+    browser = next(BROWSERS)
+    at = session(browser=browser, page="console")
+    at.session_state["_console_attempt"] = "cut-off"  # the stopped run kept its attempt ...
+    orphan = rooms().create(Client(browser, ""), attempt="cut-off")  # ... and the store opened its room
+    at.button(key="console_start").click().run()
+    assert not at.exception and at.session_state["_live_role"] == "console"
+    assert at.session_state["_live_code"] == orphan.code and at.session_state["_live_key"] == orphan.key
+    assert "_console_attempt" not in at.session_state
+
+
 def test_the_room_limit_of_the_server_says_when_a_place_frees(monkeypatch):
     monkeypatch.setenv("MHA_LIVE_MAX_ROOMS", "1")
     monkeypatch.setenv("MHA_LIVE_DB", str(Path(os.environ["MHA_LIVE_DB"]).with_name("limited.sqlite3")))

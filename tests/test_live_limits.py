@@ -119,6 +119,32 @@ def test_a_join_asked_again_with_the_same_attempt_gets_the_same_seat_and_no_one_
     assert rooms.presence(t.code, console).joined == 4
 
 
+# ---------------------------------------------------------------- a start cut off half-way
+def test_a_room_opened_again_with_the_same_attempt_is_the_same_room_and_costs_no_second_place(make_rooms):
+    """The console's Start stopped after the store opened the room asks again with the same attempt (its session): the
+    same room and key, not an orphan counted against the browser's limit; another browser with that attempt, another
+    attempt, or the attempt after its room ended, opens a room of its own."""
+    rooms = make_rooms(Limits(rooms_per_client=3))
+    first = rooms.create(Client(TEACHER, "10.0.0.1"), attempt="session-1")
+    for _ in range(5):  # more tries than the browser may have rooms
+        assert rooms.create(Client(TEACHER, "10.0.0.1"), attempt="session-1") == first
+    assert rooms.check_teacher(first.code, first.key) == first.code
+    other = rooms.create(Client(OTHER, "10.0.0.2"), attempt="session-1")  # no one else gets the room
+    assert other.code != first.code and other.key != first.key
+    second = rooms.create(Client(TEACHER, "10.0.0.1"), attempt="session-2")  # a second tab: a room of its own
+    assert second.code not in (first.code, other.code)
+    _, console = rooms.open_screen(first.code, CONSOLE, TEACHER, key=first.key)
+    rooms.end(first.code, Pass(console.sid, TEACHER))
+    again = rooms.create(Client(TEACHER, "10.0.0.1"), attempt="session-1")  # ended: the attempt opens a new room
+    assert again.code not in (first.code, second.code) and rooms.room(again.code).question is None
+    assert rooms.create(Client(TEACHER, "10.0.0.1"), attempt="session-1") == again
+    rooms.create(Client(TEACHER, "10.0.0.1"), attempt="session-3")  # the browser's third open room
+    assert refused(rooms.create, Client(TEACHER, "10.0.0.1"), attempt="session-4").code == "rooms_per_client"
+    assert rooms.create(Client(TEACHER, "10.0.0.1"), attempt="session-1") == again  # at the limit: still its room
+    assert rooms.create(Client("", "10.0.0.9"), attempt="session-1") != rooms.create(Client("", "10.0.0.9"),
+                                                                                    attempt="session-1")  # fmt: skip
+
+
 # ---------------------------------------------------------------- a replayed me= link
 def test_a_replayed_seat_id_gets_a_seat_of_its_own_and_cannot_answer_as_its_owner(make_rooms):
     rooms, t, console = opened(make_rooms)

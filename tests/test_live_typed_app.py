@@ -59,19 +59,19 @@ def test_a_typed_number_is_answered_counted_once_and_revealed_with_each_students
     teacher.run()
     assert "2 answers" in texts(teacher)
     bars = progress_texts(teacher)
-    assert sorted(bars) == sorted([f"{right} — 1", f"{h} — 1"])  # no mark before the reveal; 32.0 read as 32
+    assert sorted(bars) == sorted([f"{right}.0 — 1", f"{h} — 1"])  # no mark before the reveal; 32.0 as typed
     for student in (ann, bo):
         student.run()
         assert "The answer" not in texts(student) and "Right:" not in texts(student)
         assert "Not this one" not in texts(student) and not progress_texts(student)
     teacher.button(key="console_reveal").click().run()
-    assert f"{right} ✓ — 1" in progress_texts(teacher) and f"{h} — 1" in progress_texts(teacher)
+    assert f"{right}.0 ✓ — 1" in progress_texts(teacher) and f"{h} — 1" in progress_texts(teacher)
     en = i18n.translator("en")
     auth = Pass(teacher.session_state["_live_sid"], teacher.session_state["_live_browser"])
     rows = list(csv.DictReader(io.StringIO(csv_text(rooms(), code, auth, en))))
     assert [(r["answer"], r["correct"]) for r in rows] == [(f"{right}.0", "yes"), (str(h), "no")]  # as typed
     ann.run()
-    assert f"Right: {right}." in texts(ann) and f"{right} ✓ — 1" in progress_texts(ann)
+    assert f"Right: {right}." in texts(ann) and f"{right}.0 ✓ — 1" in progress_texts(ann)
     bo.run()
     shown = texts(bo)
     assert f"Not this one. The answer is {right}." in shown
@@ -133,3 +133,64 @@ def test_a_typed_answer_is_shown_counted_and_exported_exactly_as_typed():
     auth = Pass(teacher.session_state["_live_sid"], teacher.session_state["_live_browser"])
     rows = list(csv.DictReader(io.StringIO(csv_text(rooms(), code, auth, i18n.translator("en")))))
     assert [r["answer"] for r in rows] == ["4194304", "4194305"]
+
+
+def test_a_fraction_is_shown_in_the_bars_as_typed_and_a_second_spelling_of_it_too():
+    """'1/2' was a bar named 0.5: the teacher's bars, the students' after the reveal, and the CSV show what was typed;
+    '1/2' and '0.5' are one answer (one bar, counted 2), named by both spellings, the first typed first."""
+    from classroom.answers import csv_text
+    from classroom.session import rooms
+    from liveclass import Pass
+
+    teacher, code, (ann, bo) = class_with(2)
+    send(teacher, "d_k")
+    qid = ann.run().session_state["_live_room"].qid
+    bo.run()
+    answer(ann, qid, "1/2")
+    assert "Sent: 1/2." in texts(ann)
+    teacher.run()
+    assert progress_texts(teacher) == ["1/2 — 1"]
+    answer(bo, qid, "0.5")
+    teacher.run()
+    assert progress_texts(teacher) == ["1/2 = 0.5 — 2"]
+    teacher.button(key="console_reveal").click().run()
+    ann.run()
+    assert "Your answer: 1/2" in texts(ann) and progress_texts(ann) == ["1/2 = 0.5 — 2"]
+    auth = Pass(teacher.session_state["_live_sid"], teacher.session_state["_live_browser"])
+    rows = list(csv.DictReader(io.StringIO(csv_text(rooms(), code, auth, i18n.translator("en")))))
+    assert [r["answer"] for r in rows] == ["1/2", "0.5"]
+
+
+def announced_keys(at) -> list[str]:
+    """The keys of the containers ui/a11y.js says in its live region (ui/a11y.announced), as drawn in this run."""
+    from ui.a11y import ANNOUNCE
+
+    def walk(node, out):
+        block_id = getattr(getattr(node, "proto", None), "id", "") or ""
+        if ANNOUNCE in block_id:
+            out.append(block_id[block_id.index(ANNOUNCE) + len(ANNOUNCE) :])
+        for child in getattr(node, "children", {}).values():
+            walk(child, out)
+        return out
+
+    return walk(at._tree, [])
+
+
+@pytest.mark.parametrize("typed", [False, True])  # a multiple-choice question, a typed one
+def test_a_question_on_a_students_card_is_drawn_to_be_announced_once_and_the_projectors_is_not(typed):
+    """A new question on a phone was not announced to a screen reader: its heading is drawn in a container that
+    ui/a11y.js says in its polite live region (once per question id), and nothing moves the focus. The projector's
+    copy (the class's screen) is not announced."""
+    from tests.test_live_app import send_choice_question
+    from tests.test_live_follow import projector_of
+
+    teacher, code, (ann,) = class_with(1)
+    projector = projector_of(teacher, code)
+    assert announced_keys(ann.run()) == []  # no question, nothing to say
+    send(teacher, "d_k") if typed else send_choice_question(teacher)
+    room = ann.run().session_state["_live_room"]
+    assert room.question and room.qid and announced_keys(ann) == [f"live_q_{room.qid}"]
+    assert "_a11y_focus" not in ann.session_state  # no focus moved (the student may be typing)
+    assert "Question from the teacher" in texts(projector.run()) and announced_keys(projector) == []  # not said
+    teacher.button(key="console_reveal").click().run()
+    assert announced_keys(ann.run()) == [f"live_q_{room.qid}"]  # the same id after the reveal: not said again

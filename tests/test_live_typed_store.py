@@ -68,7 +68,7 @@ def test_a_typed_shape_is_graded_and_its_histogram_marks_the_right_bar(make_room
     for sid, typed in zip(sids, typed_by, strict=True):
         rooms.submit(t.code, sid, qid, typed)
     bars = rooms.typed_tally(t.code, t.key)
-    assert [(b.label, b.count, b.right) for b in bars] == [("8 × 11", 3, True), ("11 × 8", 1, False)]
+    assert [(b.label, b.count, b.right) for b in bars] == [("8 × 11 = (8, 11) = ８×１１", 3, True), ("11x8", 1, False)]
     rooms.reveal(t.code, t.key)
     assert rooms.typed_tally(t.code) == bars and rooms.room(t.code).answer == [8, 11]
 
@@ -155,6 +155,22 @@ def test_numbers_written_differently_are_one_bar_and_every_bar_is_exact():
     assert [(b.label, b.count, b.right) for b in bars] == [
         ("16", 3, True), ("-0.5", 1, False), ("1024", 1, False), ("4194304", 1, False), ("4194305", 1, False)]
     assert label(4194304.0) == "4194304" and label(0.3) == "0.3" and label(16.0000000001) == "16.0000000001"
+
+
+def test_a_bar_names_its_answer_as_typed_most_common_spelling_first_and_counts_every_spelling(make_rooms):
+    """'1/2' was shown as 0.5 in the teacher's bars: a bar shows what the students typed; one value typed two ways is
+    one bar (counted together), named by both spellings, the most common first."""
+    rooms, t, sids, qid = room_with(make_rooms, NUMBER, {**NUMBER_SOLUTION, "answer": 0.5}, n_students=5)
+    rooms.submit(t.code, sids[0], qid, "1/2")
+    assert [(b.label, b.count) for b in rooms.typed_tally(t.code, t.key)] == [("1/2", 1)]
+    for sid, typed in zip(sids[1:4], ["0.5", " 1/2 ", "2/4"], strict=True):
+        rooms.submit(t.code, sid, qid, typed)
+    rooms.submit(t.code, sids[4], qid, "1/4")
+    bars = rooms.typed_tally(t.code, t.key)
+    assert [(b.label, b.count, b.right) for b in bars] == [("1/2 = 0.5 = 2/4", 4, True), ("1/4", 1, False)]
+    q = as_quiz(NUMBER, {**NUMBER_SOLUTION, "answer": 0.5})
+    many = histogram(q, [0.5] * 5, ["1/2", "1/2", "0.5", ".5", "2/4"])
+    assert [(b.label, b.count) for b in many] == [("1/2 = 0.5 = .5 = …", 5)]  # at most three spellings named
 
 
 def test_at_most_six_bars_and_the_rest_is_other():

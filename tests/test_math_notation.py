@@ -51,20 +51,37 @@ def test_markdown_texts_write_their_notation_as_latex():
     assert not left, left
 
 
+def carets_or_subscripts(entries: dict) -> tuple[int, list[tuple[str, str, str]]]:
+    """(texts checked, (key, language, hit) of each caret or one-letter subscript outside $...$; {fields} skipped)."""
+    left = []
+    for key, entry in entries.items():
+        for lang in ("en", "zh"):
+            hit = CARET_OR_SUBSCRIPT.search(FIELD.sub(" ", outside_math(entry[lang])))
+            if hit:
+                left.append((key, lang, hit.group(0)))
+    return len(entries), left
+
+
+# Two errata texts still plain: README.md's errata section is generated from them (scripts/errata_readme.py), and
+# README.md is not this change's to edit; convert both, then run the script, then empty this.
+NOT_YET = {"errata.n003_x.true", "errata.n004_fh.title"}
+
+
+def test_no_markdown_text_writes_a_caret_or_a_subscript_outside_math():
+    """Every Markdown text, in every catalogue: no plain Q^all, F_h, e^score, h_i outside $...$ (they showed as typed,
+    caret and underscore, beside the LaTeX of the same sentence); {fields} are not notation."""
+    checked, left = carets_or_subscripts({k: e for k, e in STRINGS.items() if MARKDOWN.match(k) and k not in NOT_YET})
+    assert checked > 300 and not left, (checked, left)
+    assert all(CARET_OR_SUBSCRIPT.search(outside_math(STRINGS[key]["en"])) for key in NOT_YET), "empty NOT_YET"
+
+
 def test_the_llm_sections_markdown_texts_write_every_formula_as_latex():
     """Its pages' texts and its quiz kinds' texts: no caret or subscript outside $...$ ({w_minus} is a field)."""
     from explorer.quiz_llm import LLM_KINDS
     from i18n.catalog_llm import STRINGS as LLM
 
     quiz = re.compile(r"^quiz\.(" + "|".join(LLM_KINDS) + r")\.")
-    checked, left = 0, []
-    for key, entry in LLM.items():
-        if MARKDOWN.match(key) or quiz.match(key):
-            checked += 1
-            for lang in ("en", "zh"):
-                hit = CARET_OR_SUBSCRIPT.search(FIELD.sub(" ", outside_math(entry[lang])))
-                if hit:
-                    left.append((key, lang, hit.group(0)))
+    checked, left = carets_or_subscripts({k: e for k, e in LLM.items() if MARKDOWN.match(k) or quiz.match(k)})
     assert checked > 80 and not left, (checked, left)
 
 

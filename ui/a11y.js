@@ -7,7 +7,10 @@
 // - an in-page link's target focused (not only scrolled to);
 // - a Material icon in Markdown text (Streamlit names it by its ligature: "check_circle icon") named by what it
 //   means where it means something (a quiz's marks: the right answer, the reader's wrong one), else hidden;
-// - the width the main column is drawn at, reported when it crosses NARROW, so figures choose their layout by it.
+// - the width the main column is drawn at, reported when it crosses NARROW, so figures choose their layout by it;
+// - content that arrives by itself (a teacher's question on a student's phone: a container keyed
+//   ui/a11y.ANNOUNCE + name) said once, in a polite live region that is on the page from its start (a region inserted
+//   together with its text is not reliably read), without moving the focus (the student may be typing).
 //
 // data: {lang, labels: {exact: {en: zh}, prefix: {en: "...{}..."}}, icons: {ligature: name}, focus: {target, n} | null,
 //        assumed}
@@ -55,6 +58,49 @@ function nameIcons(root, icons) {
   });
 }
 
+const ANNOUNCE = "st-key-a11y_announce_"; // ui/a11y.ANNOUNCE as Streamlit writes a container's key in its class
+const REGION = "mha-a11y-status";
+const HIDDEN = "position:absolute;width:1px;height:1px;margin:-1px;padding:0;overflow:hidden;clip:rect(0 0 0 0);"
+  + "clip-path:inset(50%);white-space:nowrap;border:0;";
+
+function liveRegion() {
+  let region = document.getElementById(REGION);
+  if (!region) {
+    region = document.createElement("div");
+    region.id = REGION;
+    region.setAttribute("role", "status");
+    region.setAttribute("aria-live", "polite");
+    region.setAttribute("aria-atomic", "true");
+    region.setAttribute("style", HIDDEN);
+    document.body.appendChild(region);
+  }
+  return region;
+}
+
+// What a screen reader should hear of an element: its text without the hidden parts (KaTeX's drawn copy of a
+// formula, its TeX source, decorative icons).
+function spokenText(el) {
+  const copy = el.cloneNode(true);
+  copy.querySelectorAll("[aria-hidden='true'], annotation, .katex-html").forEach((n) => n.remove());
+  return copy.textContent.replace(/\s+/g, " ").trim();
+}
+
+// Each container to announce is said once per page load (its key names it: a question's id), not at every redraw.
+function announceNew(root, state) {
+  root.querySelectorAll(`[class*='${ANNOUNCE}']`).forEach((el) => {
+    const name = Array.from(el.classList).find((c) => c.startsWith(ANNOUNCE));
+    if (!name || state.announced.has(name)) return;
+    const text = spokenText(el);
+    if (!text) return; // its text is not drawn yet: the next change comes back
+    state.announced.add(name);
+    const region = liveRegion();
+    region.textContent = "";
+    setTimeout(() => {
+      region.textContent = text;
+    }, 150);
+  });
+}
+
 function translated(value, labels) {
   if (!value) return null;
   if (Object.prototype.hasOwnProperty.call(labels.exact, value)) return labels.exact[value];
@@ -98,7 +144,8 @@ function focusLinkTarget(event) {
 // One observer per page: it re-applies the fixes to what Streamlit and plotly add or rename later.
 function observe() {
   if (window.__mhaA11y) return window.__mhaA11y;
-  const state = { labels: { exact: {}, prefix: {} }, icons: {}, pending: new Set(), frame: 0 };
+  const state = { labels: { exact: {}, prefix: {} }, icons: {}, pending: new Set(), frame: 0, announced: new Set() };
+  liveRegion(); // on the page before anything is said in it
   const flush = () => {
     state.frame = 0;
     const active = Object.keys(state.labels.exact).length > 0;
@@ -107,6 +154,7 @@ function observe() {
     fixNav(document);
     nameGraphs(document);
     nameIcons(document, state.icons);
+    announceNew(document, state);
   };
   state.observer = new MutationObserver((records) => {
     for (const r of records) {
@@ -168,6 +216,7 @@ export default function ({ data, setStateValue }) {
   fixNav(document);
   nameGraphs(document);
   nameIcons(document, state.icons);
+  announceNew(document, state);
   focusWhenDrawn(data.focus);
   if (window.__mhaWidthSent === data.assumed) window.__mhaWidthSent = null; // the server took it
   const widths = watchWidth(data.assumed, setStateValue);

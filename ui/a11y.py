@@ -3,7 +3,8 @@ ring in both themes, the collapsed sidebar out of the Tab order, Streamlit's nav
 fixed (ui/a11y.js), focus moved to new content after an action, and the width the figures are drawn at.
 
 Pages need nothing for it. After an action whose result appears elsewhere (Next, Reveal, starting a class), the
-action's callback calls `move_focus_to(key)` with the `key` of the container that shows the result.
+action's callback calls `move_focus_to(key)` with the `key` of the container that shows the result. Content that
+arrives by itself (a teacher's question on a phone) is drawn in an `announced(name)` container: said once, politely.
 """
 
 from __future__ import annotations
@@ -78,6 +79,16 @@ def move_focus_to(key: str) -> None:
     `key` (a screen reader then reads the new content, and Tab continues from there)."""
     previous = st.session_state.get(_FOCUS) or {}
     st.session_state[_FOCUS] = {"target": f".st-key-{key}", "n": int(previous.get("n", 0)) + 1}
+
+
+ANNOUNCE = "a11y_announce_"  # the key prefix of a container whose text ui/a11y.js says in its live region
+
+
+def announced(name: str):
+    """A container whose text ui/a11y.js says once (per `name`, per page load) in a polite live region (role=status)
+    that is on the page from its start: for content that arrives by itself, e.g. a teacher's question on a phone.
+    Nothing moves the focus (the student may be typing)."""
+    return st.container(key=ANNOUNCE + name)
 
 
 # Material icons in Markdown that mean something (ui/quiz_view.revealed's marks), by ligature; ui/a11y.js hides the
