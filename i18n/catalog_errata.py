@@ -381,9 +381,9 @@ ERRATA: tuple[dict, ...] = (
             "zh": "用 x 表示头数",
         },
         "true": {
-            "en": "The number of heads is h (the note's own formula uses h_i, i = 1, …, h); x is the input "
+            "en": "The number of heads is h (the note's own formula uses $h_i$, i = 1, …, h); x is the input "
                   "elsewhere in the notes.",
-            "zh": "头数是 h（笔记自己的公式也写 h_i，i = 1, …, h）；在其他笔记中 x 表示输入。",
+            "zh": "头数是 h（笔记自己的公式也写 $h_i$，i = 1, …, h）；在其他笔记中 x 表示输入。",
         },
         "page": "", "computation": "",
     },
@@ -509,8 +509,8 @@ ERRATA: tuple[dict, ...] = (
         "id": "n004_fh", "note": "004", "line": 39,
         "quote": "可以证明，$\\mathcal{F}_h$严格包含$\\mathcal{F}_1$",
         "title": {
-            "en": "F_h ⊋ F_1 is claimed, not proven",
-            "zh": "F_h ⊋ F_1 只是断言，并未证明",
+            "en": "𝓕ₕ ⊋ 𝓕₁ is claimed, not proven",
+            "zh": "𝓕ₕ ⊋ 𝓕₁ 只是断言，并未证明",
         },
         "true": {
             "en": "The inclusion holds if each of the h heads may be as wide as the single head ($d_k$ = "
