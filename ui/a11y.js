@@ -87,7 +87,14 @@ function spokenText(el) {
 
 // Each container to announce is said once per page load (its key names it: a question's id), not at every redraw.
 function announceNew(root, state) {
-  root.querySelectorAll(`[class*='${ANNOUNCE}']`).forEach((el) => {
+  const shown = root.querySelectorAll(`[class*='${ANNOUNCE}']`);
+  if (!shown.length) {
+    // what was said is gone from the page (the teacher closed the question): the region keeps nothing stale
+    const region = document.getElementById(REGION);
+    if (region && region.textContent) region.textContent = "";
+    return;
+  }
+  shown.forEach((el) => {
     const name = Array.from(el.classList).find((c) => c.startsWith(ANNOUNCE));
     if (!name || state.announced.has(name)) return;
     const text = spokenText(el);
