@@ -6,7 +6,7 @@ instead of a Streamlit run each. `streamlit run app.py` still works; its phones 
 
 import streamlit as st
 
-from classroom.session import VERSION_AGE, rooms
+from classroom.session import BEAT, VERSION_AGE, rooms
 from liveclass.http import version_route
 
-app = st.App("app.py", routes=[version_route(rooms, max_age=VERSION_AGE)])
+app = st.App("app.py", routes=[version_route(rooms, max_age=VERSION_AGE, beat=BEAT)])

@@ -8,7 +8,8 @@ nginx (deploy/nginx.conf) sharing the room store.
 Each student opens the join link, 0.1 s after the one before (as students scan the code one after another), and then
 behaves like an idle browser. The class's page does what its watch does (classroom/watch.js): every 0.5 s an HTTP
 GET of the room's version (liveclass/http.py, one keep-alive connection per tab), and a run of the bar (its trigger
-value) when the version moved from the one the page read, when the page asked for one (`now`), or for the heartbeat;
+value) when the version moved from the one the page read or when the page asked for one (`now`) (the GET is the
+student's heartbeat too);
 the floor's page answers the fragment timer the server asked for (`auto_rerun`) with a fragment rerun at each tick,
 as the frontend's setInterval does. Each tab polls or ticks at the phase of its own join. `--together` makes the
 worst case: everyone joins at once and every tab polls or ticks at the same moment. The
@@ -253,7 +254,7 @@ async def http_get(conn: dict, host: str, port: int, path: str) -> tuple[int, by
 
 async def watch_loop(s: Client, base: str, stop: asyncio.Event, start: float) -> None:
     """What classroom/watch.js does in the tab, from `start` (the tab's join) on: every `poll` ms, a run of the bar
-    when the page asked for one or a heartbeat is due, else the version's GET and a run when it moved."""
+    when the page asked for one, else the version's GET (the student's heartbeat too) and a run when it moved."""
     from streamlit.components.v2.bidi_component.main import _make_trigger_id
 
     host, port = base.removeprefix("ws://").removeprefix("http://").split(":")
@@ -271,15 +272,15 @@ async def watch_loop(s: Client, base: str, stop: asyncio.Event, start: float) ->
         why = ""
         if data["now"]:
             why = "now"
-        elif now - w["since"] >= data["beat"] / 1000:
-            why = "beat"
         else:
             status, body = await http_get(conn, host, int(port), data["url"])
             if s.watch is not w:
                 continue  # a run came meanwhile: its data decides
-            value = json.loads(body).get("v") if status == 200 else None
-            if value != data["seen"]:
-                why = "version" if value is not None else f"status {status}"
+            answer = json.loads(body) if status == 200 else {}
+            if answer.get("v") != data["seen"]:
+                why = "version" if answer else f"status {status}"
+            elif answer.get("seat") is False:
+                why = "seat"
         if why:
             w["asked"] = time.perf_counter()
             trigger = widget(_make_trigger_id(w["id"], "events"),

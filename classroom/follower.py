@@ -267,7 +267,7 @@ def bar(tr: Callable[..., str]) -> None:
             questions.student(tr, room, ss.setdefault(SENT, {}))
     # a run at once after a page change (REPAIR); a page cut short before its end is drawn again at the latest at
     # the next heartbeat (want_redraw, in that run of the bar)
-    watch(code, ss.get(SEEN), bool(ss.get(FOLLOW)) and bool(ss.get(REPAIR)))
+    watch(code, sid, bool(ss.get(FOLLOW)), ss.get(SEEN), bool(ss.get(FOLLOW)) and bool(ss.get(REPAIR)))
 
 
 __all__ = ["back", "bar", "context", "drawn_to_end", "explore", "following", "go_to_class_page", "rejoin", "room_now",

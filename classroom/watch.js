@@ -1,15 +1,17 @@
 // A following phone's watch on its class, between page runs (classroom/watch.py). Every `poll` ms it asks the
-// server's small route for the room's version (liveclass/http.py: one JSON number, no Streamlit run) and asks for a
-// run of the student's bar (a trigger value, which reruns that fragment alone) only when there is something to do:
-// the version moved from the one the page last read (`seen`), the room is gone or the store is down (the bar says
-// so), the server asked for a run at once (`now`: a page not yet drawn to its end, a page just changed), or `beat` ms
-// passed since the last run (the bar's heartbeat: the teacher's count of who is connected).
+// server's small route for the room's version (liveclass/http.py: one JSON answer, no Streamlit run; with the
+// student's seat in the address it is also the student's heartbeat) and asks for a run of the student's bar (a
+// trigger value, which reruns that fragment alone) only when there is something to do: the version moved from the
+// one the page last read (`seen`), the seat was given back (the bar joins again), the room is gone or the store is
+// down (the bar says so), or the server asked for a run at once (`now`: a page just changed).
 // Without the route (the app started as plain `streamlit run app.py`) the answer is not JSON: then every tick asks
-// for a run, as Streamlit's own fragment timer did.
+// for a run, as Streamlit's own fragment timer did (and the bar's runs are the heartbeat).
+// A tab in the background (a phone asleep) asks one tick in HIDDEN: still there for the teacher's count.
 //
-// data: {url, seen, poll, beat, now, run}; trigger sent back: "tick" (why, and when)
+// data: {url, seen, poll, now, run}; trigger sent back: "tick" (why, and when)
 
 const STUCK = 10000; // ms after which a run asked for and never come is asked for again
+const HIDDEN = 5; // a tab in the background polls at one tick in HIDDEN
 
 // One watch per page, whatever the number of runs that drew the element: each run's data replaces the last.
 function start(watch) {
@@ -21,9 +23,9 @@ function start(watch) {
   };
   const check = async () => {
     const data = watch.data;
-    if (watch.busy || document.hidden) return; // a phone asleep or a tab in the background asks nothing
+    if (watch.busy) return;
+    if (document.hidden && ++watch.skipped % HIDDEN) return;
     if (data.now) return ask("now");
-    if (Date.now() - watch.since >= data.beat) return ask("beat");
     watch.busy = true;
     try {
       const answer = await fetch(data.url, { cache: "no-store", credentials: "same-origin" });
@@ -31,6 +33,7 @@ function start(watch) {
       if (watch.data !== data) return; // a run came meanwhile: its data decides
       if (body && typeof body.v === "number") {
         if (body.v !== data.seen) ask("version");
+        else if (body.seat === false) ask("seat");
       } else if (body && body.error) ask(body.error);
       else ask("timer");
     } catch (e) {
@@ -46,14 +49,13 @@ export default function ({ data, setTriggerValue }) {
   let watch = window.__mhaWatch;
   if (!watch || watch.poll !== data.poll) {
     if (watch) clearInterval(watch.timer);
-    watch = window.__mhaWatch = { poll: data.poll, asked: 0, busy: false };
+    watch = window.__mhaWatch = { poll: data.poll, asked: 0, busy: false, skipped: 0 };
     watch.data = data;
     start(watch);
   }
   watch.data = data; // this is a run's answer: whatever was asked has come
   watch.trigger = setTriggerValue;
   watch.asked = 0;
-  watch.since = Date.now();
   return () => {
     // the element left the page (the student left the class, or a page without the bar): the watch stops
     if (window.__mhaWatch === watch && watch.data === data) {

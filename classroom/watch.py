@@ -1,17 +1,18 @@
 """How a following phone learns that its class moved (classroom/watch.js): its page polls the server's version route
-(liveclass/http.py, mounted by serve.py) and reruns the student's bar only when the version moved, the server asked
-for a run, or a heartbeat is due. An idle phone costs the server one small HTTP answer every POLL_STUDENT seconds
-instead of a Streamlit run of the bar (3-4 ms of a core each: 200 idle phones kept more than a core busy)."""
+(liveclass/http.py, mounted by serve.py), which is also the student's heartbeat, and reruns the student's bar only
+when the version moved, the seat was given back, or the server asked for a run. An idle phone costs the server one
+small HTTP answer every POLL_STUDENT seconds instead of a Streamlit run of the bar (3-4 ms of a core each: 200 idle
+phones kept more than a core busy)."""
 
 from __future__ import annotations
 
 from pathlib import Path
-from urllib.parse import quote
+from urllib.parse import urlencode
 
 import streamlit as st
 from streamlit import config
 
-from classroom.session import BEAT, POLL_STUDENT
+from classroom.session import POLL_STUDENT
 from liveclass.http import PATH
 
 KEY = "live_watch"
@@ -23,16 +24,18 @@ def _component():
     return st.components.v2.component("mha_watch", js=js, isolate_styles=False)
 
 
-def route(code: str) -> str:
-    """The version route of room `code`, under the server's base path (server.baseUrlPath, if any)."""
+def route(code: str, seat: str = "", following: bool = False) -> str:
+    """The version route of room `code` (with a seat: also that student's heartbeat), under the server's base path
+    (server.baseUrlPath, if any)."""
     base = str(config.get_option("server.baseUrlPath") or "").strip("/")
-    return f"{'/' + base if base else ''}{PATH}?room={quote(code)}"
+    query = urlencode({"room": code, **({"seat": seat, "following": int(following)} if seat else {})})
+    return f"{'/' + base if base else ''}{PATH}?{query}"
 
 
-def watch(code: str, seen: int | None, now: bool) -> None:
+def watch(code: str, seat: str, following: bool, seen: int | None, now: bool) -> None:
     """In the student's bar (a fragment): the element that asks for the bar's next run. `seen` is the room's version
-    this run read; `now` asks for a run at once (the page is not drawn to its end yet)."""
-    data = {"url": route(code), "seen": seen, "poll": int(POLL_STUDENT * 1000), "beat": int(BEAT * 1000),
-            "now": bool(now), "run": st.session_state.get("_live_watch_runs", 0)}  # fmt: skip
+    this run read; `now` asks for a run at once (the page just changed)."""
+    data = {"url": route(code, seat, following), "seen": seen, "poll": int(POLL_STUDENT * 1000), "now": bool(now),
+            "run": st.session_state.get("_live_watch_runs", 0)}  # fmt: skip
     st.session_state["_live_watch_runs"] = data["run"] + 1  # every run's data differs: the watch starts afresh
     _component()(data=data, key=KEY, on_tick_change=lambda: None)

@@ -4,16 +4,21 @@ A following phone used to learn of a change through a Streamlit fragment on a ti
 asked the server for a run of the fragment (3-4 ms of a core each), and 200 idle phones kept more than a core busy.
 Now the phone's page asks this route instead (classroom/watch.js): one small request, answered from the process's
 version memo (`Rooms.version(max_age=...)`, one store read serves every follower of the room), and the page asks
-Streamlit for a run only when the version moved (or for the heartbeat, every few seconds).
+Streamlit for a run only when the version moved.
 
-    GET /live/version?room=CODE   200 {"v": 12}   404 {"error": "ended"}   503 {"error": "store_down"}
+    GET /live/version?room=CODE                       200 {"v": 12}  404 {"error": "ended"}  503 {"error": "store_down"}
+    GET /live/version?room=CODE&seat=SID&following=1  200 {"v": 12, "seat": true}
 
-It says no more than the version a student's page already shows (no state, no question, no answer). Knows nothing of
-Streamlit: serve.py mounts it beside the app.
+With a student's seat, the poll is also the student's heartbeat (at most one every `beat` seconds per seat and
+process: the teacher's count of who is connected and following); `"seat": false` says the seat was given back
+after a long absence, and the page then asks for a run of its bar, which joins again. It says no more than the
+version a student's page already shows (no state, no question, no answer). Knows nothing of Streamlit: serve.py
+mounts it beside the app.
 """
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 
 from starlette.concurrency import run_in_threadpool
@@ -27,15 +32,36 @@ from .rooms import Rooms
 PATH = "/live/version"
 HEADERS = {"Cache-Control": "no-store"}
 MAX_CODE = 32  # characters of the room parameter read (a code is 6; normalise_code refuses what is not one)
+MAX_SEAT = 64  # characters of the seat parameter read (valid_id refuses what is not a seat's id)
+MAX_BEATS = 20_000  # seats whose last heartbeat this process remembers (a few dozen bytes each)
 
 
-def version_route(get_rooms: Callable[[], Rooms], max_age: float, path: str = PATH) -> Route:
+def version_route(get_rooms: Callable[[], Rooms], max_age: float, beat: float = 0.0, path: str = PATH) -> Route:
     """The route: `get_rooms` gives the process's store (the app's own, so the version memo is shared); asked once,
-    then kept (a store that could not be opened is asked for again)."""
+    then kept (a store that could not be opened is asked for again). `beat`: seconds between two heartbeats of a
+    seat (0: polls are no heartbeats)."""
     opened: list[Rooms] = []
+    beats: dict[tuple[str, str], float] = {}  # (room, seat) -> when this process last wrote its heartbeat
+
+    async def heartbeat(store: Rooms, code: str, seat: str, following: bool) -> bool:
+        key, now = (code, seat), time.monotonic()
+        if now - beats.get(key, -beat) < beat:
+            return True
+        try:
+            held = await run_in_threadpool(store.heartbeat, code, seat, following)
+        except StoreUnavailable:
+            raise
+        except LiveError:  # not a seat's id
+            return False
+        if held:
+            if len(beats) >= MAX_BEATS:  # bounded: only a memo (the next polls write their heartbeats again)
+                beats.clear()
+            beats[key] = now
+        return held
 
     async def version(request: Request) -> JSONResponse:
-        code = request.query_params.get("room", "")[:MAX_CODE]
+        query = request.query_params
+        code = query.get("room", "")[:MAX_CODE]
         try:
             if not opened:
                 opened.append(get_rooms())
@@ -43,6 +69,10 @@ def version_route(get_rooms: Callable[[], Rooms], max_age: float, path: str = PA
             value = store.recent_version(code, max_age)  # most answers: the process's memo, on the event loop
             if value is None:  # a store read (SQLite, or Redis over the network) waits in Starlette's thread pool
                 value = await run_in_threadpool(store.version, code, max_age=max_age)
+            seat = query.get("seat", "")[:MAX_SEAT]
+            if seat and beat > 0:
+                held = await heartbeat(store, code.strip().upper(), seat, query.get("following") == "1")
+                return JSONResponse({"v": value, "seat": held}, headers=HEADERS)
         except StoreUnavailable:
             return JSONResponse({"error": "store_down"}, status_code=503, headers=HEADERS)
         except LiveError as err:  # no such room, ended, expired, not a code

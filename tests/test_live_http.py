@@ -86,6 +86,31 @@ def test_most_polls_are_answered_from_the_processs_memo(store):
         store.version("ABCDEF")
 
 
+def test_a_poll_with_a_seat_is_that_students_heartbeat_once_per_beat(store):
+    ticket = store.create(Client("t" * 64, "127.0.0.1"))
+    code, sid = store.join(ticket.code, client=Client("s" * 64, "127.0.0.2"))
+    touches = []
+    touch = store.backend.touch
+    store.backend.touch = lambda *a: touches.append(a[3]) or touch(*a)
+    route = version_route(lambda: store, max_age=0.0, beat=60.0)
+    status, body, _ = call(route, f"room={code}&seat={sid}&following=1")
+    assert status == 200 and body["seat"] is True and isinstance(body["v"], int)
+    for _ in range(5):  # polls within the beat: no more writes
+        assert call(route, f"room={code}&seat={sid}&following=1")[1]["seat"] is True
+    assert touches == [True]
+    assert store.presence(code, ticket.key).following == 1
+    assert call(version_route(lambda: store, max_age=0.0, beat=60.0), f"room={code}&seat={sid}&following=0")[0] == 200
+    assert touches == [True, False] and store.presence(code, ticket.key).following == 0
+    # not a seat, or another room's: the seat is not held (the page then asks its bar, which joins again)
+    for seat in ("nope", "x" * 65, "0" * 22):
+        assert call(route, f"room={code}&seat={seat}")[1] == {"v": body["v"], "seat": False}
+    # without a seat, or on a route without heartbeats, a poll writes nothing
+    written = len(touches)
+    call(route, f"room={code}")
+    call(version_route(lambda: store, max_age=0.0), f"room={code}&seat={sid}")
+    assert len(touches) == written
+
+
 # ---------------------------------------------------------------- in the browser
 def _get(url: str) -> tuple[int, str]:
     try:
