@@ -114,6 +114,23 @@ def test_config_sections_read_as_streamlits_read_them():
         config.set_option("theme.primaryColor", before)
 
 
+def test_an_option_reads_as_streamlits_read_it():
+    original = streamlit_fixes.ORIGINAL.get("get_option", config.get_option)
+    keys = list(config.get_config_options())
+    assert len(keys) > 100
+    for key in keys:
+        assert streamlit_fixes.get_option(key) == original(key), key
+    with pytest.raises(RuntimeError):  # not an option: Streamlit's own answer
+        streamlit_fixes.get_option("no.such_option")
+    key = "global.minCachedMessageSize"
+    before = config.get_option(key)
+    try:  # a value set later is read
+        config.set_option(key, 123)
+        assert streamlit_fixes.get_option(key) == 123 == original(key)
+    finally:
+        config.set_option(key, before)
+
+
 class _Runtime:
     """What `Runtime._enqueued_some_message` uses of the Runtime: its loop and its "need send data" event."""
 
@@ -232,10 +249,11 @@ def test_streamlits_own_hand_over_asks_the_loop_once_per_event():
         loop.close()
 
 
-def test_install_puts_all_four_in_place_once_and_can_be_turned_off(monkeypatch):
+def test_install_puts_all_five_in_place_once_and_can_be_turned_off(monkeypatch):
     assert streamlit_fixes.install() is True and streamlit_fixes.install() is True  # a second call: no change
     assert bidi_main.make_bidi_component_presenter is streamlit_fixes.make_bidi_component_presenter
     assert config.get_options_for_section is streamlit_fixes.get_options_for_section
+    assert config.get_option is streamlit_fixes.get_option
     assert Runtime._enqueued_some_message is streamlit_fixes._enqueued_some_message
     assert AppSession._on_scriptrunner_event is streamlit_fixes._on_scriptrunner_event
     monkeypatch.setenv("MHA_STREAMLIT_FIXES", "off")

@@ -1,8 +1,8 @@
 """Costs of Streamlit 1.67 that every run pays, removed without changing what Streamlit does.
 
 A live class reruns the page of every following student when the teacher changes something, so a run's fixed
-cost is paid 60 times in a row by one server process (bench/live_class.py). Profiled with py-spy, four pieces of
-Streamlit redo the same work on every call:
+cost is paid 60 times in a row by one server process (bench/live_class.py). Profiled with py-spy, five pieces of
+Streamlit redo the same work on every call, or wait for each other:
 
 - The session-state presenter of a components-v2 element (our charts, the clicker keys, the theme switch)
   creates a new class on every read of that element's state. Each keyed widget reads every such state
@@ -12,6 +12,10 @@ Streamlit redo the same work on every call:
 - The theme of each run's "new session" message is read with `config.get_options_for_section`, which walks
   every config option once per theme section (six sections per run, a fragment timer's runs included). Here the
   options of a section are found once per config (their values are still read at every call).
+- Every message a script queues is hashed, and the hash reads an option with `config.get_option`, which takes the
+  config's lock; the event loop's thread takes it too. Under a class's load the script threads queued on that lock
+  behind a thread waiting for the interpreter's lock (15 % of the script threads' samples in get_option, py-spy,
+  30 students). Here a parsed option is read without the lock (a dict read and an attribute read, each atomic).
 - Every message a script queues (a page has about 70) wakes the event loop with `call_soon_threadsafe`, a write
   to the loop's wake-up pipe each time, though one wake-up sends everything queued until the loop runs. Here a
   message queued while a wake-up is still pending asks for none; the loop sends it with the others.
@@ -152,6 +156,20 @@ def get_options_for_section(section: str) -> dict[str, Any]:
         return {option.name: option.value for option in _sections[2].get(section, ())}
 
 
+# ---------------------------------------------------------------- reading an option
+def get_option(key: str) -> Any:
+    """`streamlit.config.get_option`: an option of the parsed config read without taking the config's lock. The
+    lock guards the parse; a parsed config is a dict that a reparse replaces whole, and an option's value is one
+    attribute, so a read under the interpreter's lock sees one or the other, as Streamlit's read would. Before the
+    first parse, and for a key that is not an option, Streamlit's own read (which parses, or raises)."""
+    from streamlit import config
+
+    option = (config._config_options or {}).get(key)
+    if option is None:
+        return ORIGINAL.get("get_option", config.get_option)(key)
+    return option.value
+
+
 # ---------------------------------------------------------------- waking the event loop
 def _enqueued_some_message(self: Any) -> None:
     """`Runtime._enqueued_some_message`: wake the event loop to send what a session queued, unless a wake-up
@@ -196,7 +214,7 @@ def _handle_events(session: Any, events: collections.deque) -> None:
 
 
 def install() -> bool:
-    """Put the four fixes in place (once per process); False, changing nothing, on another Streamlit version or
+    """Put the five fixes in place (once per process); False, changing nothing, on another Streamlit version or
     with MHA_STREAMLIT_FIXES=off. Sessions opened before (the first browser's) keep Streamlit's wake-up call."""
     global _installed
     if streamlit.__version__ != STREAMLIT_VERSION or os.environ.get("MHA_STREAMLIT_FIXES", "on") == "off":
@@ -209,11 +227,12 @@ def install() -> bool:
             from streamlit.runtime.runtime import Runtime
 
             ORIGINAL.update(make_bidi_component_presenter=bidi_main.make_bidi_component_presenter,
-                            get_options_for_section=config.get_options_for_section,
+                            get_options_for_section=config.get_options_for_section, get_option=config.get_option,
                             _enqueued_some_message=Runtime._enqueued_some_message,
                             _on_scriptrunner_event=AppSession._on_scriptrunner_event)  # fmt: skip
             bidi_main.make_bidi_component_presenter = make_bidi_component_presenter
             config.get_options_for_section = get_options_for_section
+            config.get_option = get_option
             Runtime._enqueued_some_message = _enqueued_some_message
             AppSession._on_scriptrunner_event = _on_scriptrunner_event
             _installed = True
