@@ -30,7 +30,9 @@ class StepsView:
         self.numbers_head = numbers_head
         # compact (presentation): formula, one line of text and the chart; the rest waits for an expander
         self.compact = compact
-        self.style = FigureStyle.present().with_(dark=ctx.style.dark) if compact else ctx.style
+        # presenting: the large figures, except on a phone (one that follows a presenting class, or a phone's own
+        # presentation), whose own style fits its width (two heads a row; four big tiles' titles ran into each other)
+        self.style = FigureStyle.present().with_(dark=ctx.style.dark) if compact and not ctx.narrow else ctx.style
         self._later: list[Callable[[], None]] = []
         self.heads = [self.tr("common.head_n", n=i + 1) for i in range(self.settings.n_heads)]
         self.small = self.scene.len_q * max(self.settings.d_model, self.scene.len_k) <= LIMITS.max_numbers_cells

@@ -227,13 +227,18 @@ def install() -> bool:
             from streamlit.runtime.runtime import Runtime
 
             ORIGINAL.update(make_bidi_component_presenter=bidi_main.make_bidi_component_presenter,
-                            get_options_for_section=config.get_options_for_section, get_option=config.get_option,
+                            get_options_for_section=config.get_options_for_section,
                             _enqueued_some_message=Runtime._enqueued_some_message,
                             _on_scriptrunner_event=AppSession._on_scriptrunner_event)  # fmt: skip
             bidi_main.make_bidi_component_presenter = make_bidi_component_presenter
             config.get_options_for_section = get_options_for_section
-            config.get_option = get_option
             Runtime._enqueued_some_message = _enqueued_some_message
             AppSession._on_scriptrunner_event = _on_scriptrunner_event
             _installed = True
+        if "get_option" not in ORIGINAL:
+            from streamlit import config
+
+            if getattr(config.get_option, "__module__", "") == config.__name__:  # not while AppTest patches it
+                ORIGINAL["get_option"] = config.get_option
+                config.get_option = get_option
     return True
