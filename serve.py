@@ -5,8 +5,11 @@ instead of a Streamlit run each. `streamlit run app.py` still works; its phones 
 (classroom/watch.js falls back to that when the route is not there)."""
 
 import streamlit as st
+from streamlit import config
 
 from classroom.session import BEAT, VERSION_AGE, rooms
-from liveclass.http import version_route
+from liveclass.http import PATH, version_route
 
-app = st.App("app.py", routes=[version_route(rooms, max_age=VERSION_AGE, beat=BEAT)])
+BASE = str(config.get_option("server.baseUrlPath") or "").strip("/")  # the app served under /BASE/: so is the route
+app = st.App("app.py", routes=[version_route(rooms, max_age=VERSION_AGE, beat=BEAT,
+                                             path=f"/{BASE}{PATH}" if BASE else PATH)])  # fmt: skip

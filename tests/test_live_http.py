@@ -111,6 +111,22 @@ def test_a_poll_with_a_seat_is_that_students_heartbeat_once_per_beat(store):
     assert len(touches) == written
 
 
+def test_the_page_asks_the_route_under_the_servers_base_path():
+    from streamlit import config
+
+    from classroom.watch import route
+
+    assert route("ABCDEF") == f"{PATH}?room=ABCDEF"
+    assert route("ABCDEF", "s" * 22, True) == f"{PATH}?room=ABCDEF&seat={'s' * 22}&following=1"
+    before = config.get_option("server.baseUrlPath")
+    try:  # served under /mha/ (server.baseUrlPath): serve.py mounts the route there too
+        config.set_option("server.baseUrlPath", "mha")
+        assert route("ABCDEF") == f"/mha{PATH}?room=ABCDEF"
+    finally:
+        config.set_option("server.baseUrlPath", before)
+    assert version_route(lambda: None, 0.1, path=f"/mha{PATH}").path == f"/mha{PATH}"
+
+
 # ---------------------------------------------------------------- in the browser
 def _get(url: str) -> tuple[int, str]:
     try:
