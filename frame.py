@@ -30,11 +30,12 @@ _state = threading.local()  # each session's script runs in its own thread
 # Every screen: a display formula wider than a phone scrolls inside its own box instead of widening the page; the
 # live class's place at the top takes no room (not even the gap under it) while it holds nothing: 16 px more pushed
 # the charts of presentation mode below 720 px.
-# A following phone's watch (classroom/watch.py) draws nothing and takes no gap either.
+# A following phone's watch (classroom/watch.py) and the mark at the end of its page draw nothing and take no gap.
 _CSS = ("<style>[data-testid='stMarkdownContainer'] .katex-display { overflow-x: auto; overflow-y: hidden;"
         " max-width: 100%; padding-bottom: .2rem; }"
         " [data-testid='stLayoutWrapper']:has(> .st-key-live_top):not(:has([data-testid='stElementContainer']))"
-        " { display: none; } .st-key-live_watch { display: none; }</style>")  # fmt: skip
+        " { display: none; } .st-key-live_watch, [data-testid='stElementContainer']:has(.mha-drawn)"
+        " { display: none; }</style>")  # fmt: skip
 
 # The tab's icon is a file of the app: a Material Symbol as favicon is fetched from Google's font server.
 FAVICON = Path(__file__).resolve().parent / "static" / "favicon.png"
@@ -111,7 +112,7 @@ def run_frame() -> None:
         if shown is None:
             lesson_bar.after_page(ctx, page_now)  # the stop's checkpoint question under the page
     except StopException:  # st.stop() in the page: it ended there on purpose
-        classroom.drawn_to_end()
+        classroom.drawn_to_end(mark=False)
         raise
     else:  # a run cut short by another request (a RerunException) is not drawn: a follower's page is drawn again
         classroom.drawn_to_end()

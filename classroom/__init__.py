@@ -100,9 +100,12 @@ def on_page(ctx: Context, page: str, slot: Any, top: Any, state: dict[str, Any] 
             st.html(console.CSS)
 
 
-def drawn_to_end() -> None:
-    """The page ran to its end (or stopped itself): a follower's page shows the class's state."""
-    follower.drawn_to_end()
+def drawn_to_end(mark: bool = True) -> None:
+    """The page ran to its end (or stopped itself): a follower's page shows the class's state. `mark`: the run can
+    still draw (not after st.stop()), and its last element says what the page shows (follower.mark_drawn)."""
+    digest = follower.drawn_to_end()
+    if digest is not None and mark:
+        follower.mark_drawn(digest)
 
 
 __all__ = ["FOLLOWER", "PROJECTOR", "drawn_to_end", "on_page", "start_of_run", "view", "view_context"]

@@ -52,7 +52,7 @@ from classroom.session import (
     state_settings,
     state_step,
 )  # fmt: skip
-from classroom.watch import watch
+from classroom.watch import DRAWN_MARK, watch
 from explorer import Settings
 from figures.style import FigureStyle
 from lessons.pages import page_files
@@ -125,17 +125,26 @@ def _digest(state: dict[str, Any] | None) -> str:
     return hashlib.blake2b(state_json(state or {}).encode(), digest_size=12).hexdigest()
 
 
-def drawn_to_end() -> None:
-    """The frame: this run's page ran to its end (or ended itself with st.stop()): what it followed is on screen."""
+def drawn_to_end() -> str | None:
+    """The frame: this run's page ran to its end (or ended itself with st.stop()): what it followed is on screen.
+    Returns the digest of what it followed (None for a page that follows nothing)."""
     viewing, _run.viewing = getattr(_run, "viewing", None), None
     sid = session_id()
     if viewing is None or not sid:
-        return
+        return None
+    digest = _digest(viewing)
     with _drawn_lock:
-        _drawn[sid] = _digest(viewing)
+        _drawn[sid] = digest
         _drawn.move_to_end(sid)
         while len(_drawn) > MAX_SESSIONS:
             _drawn.popitem(last=False)
+    return digest
+
+
+def mark_drawn(digest: str) -> None:
+    """The last element of a followed page that ran to its end: the phone's watch sees what the page shows, and asks
+    for the page again when a run was cut short before it (a digest of hex digits: nothing to escape)."""
+    st.html(f'<span class="{DRAWN_MARK}" data-drawn="{digest}" hidden></span>')
 
 
 def is_drawn(state: dict[str, Any]) -> bool:
@@ -265,10 +274,12 @@ def bar(tr: Callable[..., str]) -> None:
             typed_answers.student(tr, room)
         else:
             questions.student(tr, room, ss.setdefault(SENT, {}))
-    # a run at once after a page change (REPAIR); a page cut short before its end is drawn again at the latest at
-    # the next heartbeat (want_redraw, in that run of the bar)
-    watch(code, sid, bool(ss.get(FOLLOW)), ss.get(SEEN), bool(ss.get(FOLLOW)) and bool(ss.get(REPAIR)))
+    # a run at once after a page change (REPAIR); a page cut short before its end (no mark of `want` at its end:
+    # mark_drawn) is asked for again by the watch, and drawn again by want_redraw in that run of the bar
+    following_now = bool(ss.get(FOLLOW))
+    want = _digest(followed(room.state)) if following_now and room is not None else ""
+    watch(code, sid, following_now, ss.get(SEEN), following_now and bool(ss.get(REPAIR)), want)
 
 
-__all__ = ["back", "bar", "context", "drawn_to_end", "explore", "following", "go_to_class_page", "rejoin", "room_now",
-           "sidebar", "want_redraw"]  # fmt: skip
+__all__ = ["back", "bar", "context", "drawn_to_end", "explore", "following", "go_to_class_page", "mark_drawn", "rejoin",
+           "room_now", "sidebar", "want_redraw"]  # fmt: skip

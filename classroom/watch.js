@@ -3,15 +3,30 @@
 // student's seat in the address it is also the student's heartbeat) and asks for a run of the student's bar (a
 // trigger value, which reruns that fragment alone) only when there is something to do: the version moved from the
 // one the page last read (`seen`), the seat was given back (the bar joins again), the room is gone or the store is
-// down (the bar says so), or the server asked for a run at once (`now`: a page just changed).
+// down (the bar says so), the server asked for a run at once (`now`: a page just changed), or the page's run ended
+// without the mark of what it should show (`want`, the element of class `mark` at the page's end): a run cut short,
+// asked for again at most REDRAWS times.
 // Without the route (the app started as plain `streamlit run app.py`) the answer is not JSON: then every tick asks
 // for a run, as Streamlit's own fragment timer did (and the bar's runs are the heartbeat).
 // A tab in the background (a phone asleep) asks one tick in HIDDEN: still there for the teacher's count.
 //
-// data: {url, seen, poll, now, run}; trigger sent back: "tick" (why, and when)
+// data: {url, seen, poll, now, want, mark, run}; trigger sent back: "tick" (why, and when)
 
 const STUCK = 10000; // ms after which a run asked for and never come is asked for again
 const HIDDEN = 5; // a tab in the background polls at one tick in HIDDEN
+const REDRAWS = 3; // a page cut short is asked for again at most this often (the server has its own bound)
+
+function cutShort(data, watch) {
+  if (!data.want) return false;
+  const app = document.querySelector("[data-testid='stApp']");
+  if (!app || app.dataset.testScriptState !== "notRunning") return false; // a run is still drawing
+  if (document.querySelector(`.${data.mark}[data-drawn='${data.want}']`)) return false;
+  const tries = watch.redraws.get(data.want) || 0;
+  if (tries >= REDRAWS) return false;
+  watch.redraws.set(data.want, tries + 1);
+  if (watch.redraws.size > 50) watch.redraws.clear();
+  return true;
+}
 
 // One watch per page, whatever the number of runs that drew the element: each run's data replaces the last.
 function start(watch) {
@@ -26,6 +41,7 @@ function start(watch) {
     if (watch.busy) return;
     if (document.hidden && ++watch.skipped % HIDDEN) return;
     if (data.now) return ask("now");
+    if (cutShort(data, watch)) return ask("redraw");
     watch.busy = true;
     try {
       const answer = await fetch(data.url, { cache: "no-store", credentials: "same-origin" });
@@ -49,7 +65,7 @@ export default function ({ data, setTriggerValue }) {
   let watch = window.__mhaWatch;
   if (!watch || watch.poll !== data.poll) {
     if (watch) clearInterval(watch.timer);
-    watch = window.__mhaWatch = { poll: data.poll, asked: 0, busy: false, skipped: 0 };
+    watch = window.__mhaWatch = { poll: data.poll, asked: 0, busy: false, skipped: 0, redraws: new Map() };
     watch.data = data;
     start(watch);
   }

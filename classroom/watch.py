@@ -15,6 +15,8 @@ from streamlit import config
 from classroom.session import POLL_STUDENT
 from liveclass.http import PATH
 
+DRAWN_MARK = "mha-drawn"  # the class of the mark at the end of a followed page (follower.mark_drawn)
+
 KEY = "live_watch"
 
 
@@ -32,10 +34,12 @@ def route(code: str, seat: str = "", following: bool = False) -> str:
     return f"{'/' + base if base else ''}{PATH}?{query}"
 
 
-def watch(code: str, seat: str, following: bool, seen: int | None, now: bool) -> None:
+def watch(code: str, seat: str, following: bool, seen: int | None, now: bool, want: str = "") -> None:
     """In the student's bar (a fragment): the element that asks for the bar's next run. `seen` is the room's version
-    this run read; `now` asks for a run at once (the page just changed)."""
+    this run read; `now` asks for a run at once (the page just changed); `want`, for a following phone, the digest of
+    what the page should show: when the page's run ended without the mark of it at its end (a run cut short), the
+    watch asks again (follower.mark_drawn)."""
     data = {"url": route(code, seat, following), "seen": seen, "poll": int(POLL_STUDENT * 1000), "now": bool(now),
-            "run": st.session_state.get("_live_watch_runs", 0)}  # fmt: skip
+            "want": want, "mark": DRAWN_MARK, "run": st.session_state.get("_live_watch_runs", 0)}  # fmt: skip
     st.session_state["_live_watch_runs"] = data["run"] + 1  # every run's data differs: the watch starts afresh
     _component()(data=data, key=KEY, on_tick_change=lambda: None)
