@@ -5,11 +5,13 @@ page, settings and step every time, because following draws the room's state, no
 
 How a follower learns of a change: its bar is a fragment, and the page's watch (classroom/watch.py) polls the
 room's version over HTTP every POLL_STUDENT seconds (liveclass/http.py: one read by primary key, shared by the
-process's followers for VERSION_AGE) and asks for a run of the bar only when the version moved, when the bar asked
-for one (`now`), or for the heartbeat every BEAT seconds. When the class's page, settings or step moved, the bar
-reruns the app, which draws the room's state. Only a run that reached the page's end marks the state drawn
-(`drawn_to_end`): after a run cut short (the browser's next request under load) the bar asks for the page again (at
-most MAX_REDRAWS times for one state): a follower is never left on a partly drawn page.
+process's followers for VERSION_AGE; the poll is the student's heartbeat too) and asks for a run of the bar only
+when the version moved, when the bar asked for one (`now`, after a page change), or when the page's run ended
+without the mark of what it should show. When the class's page, settings or step moved, the bar reruns the app,
+which draws the room's state. Only a run that reached the page's end marks the state drawn (`drawn_to_end`, and
+`mark_drawn` at the page's end for the watch): after a run cut short (the browser's next request under load) the
+watch asks for the bar, which asks for the page again (at most MAX_REDRAWS times for one state): a follower is never
+left on a partly drawn page.
 """
 
 from __future__ import annotations

@@ -1,8 +1,9 @@
 """How a following phone learns that its class moved (classroom/watch.js): its page polls the server's version route
 (liveclass/http.py, mounted by serve.py), which is also the student's heartbeat, and reruns the student's bar only
-when the version moved, the seat was given back, or the server asked for a run. An idle phone costs the server one
-small HTTP answer every POLL_STUDENT seconds instead of a Streamlit run of the bar (3-4 ms of a core each: 200 idle
-phones kept more than a core busy)."""
+when the version moved, the seat was given back, the server asked for a run, or the page's run ended without the mark
+of what it should show (a run cut short: follower.mark_drawn). An idle phone costs the server one small HTTP answer
+every POLL_STUDENT seconds instead of a Streamlit run of the bar (3-4 ms of a core each: 200 idle phones kept more
+than a core busy)."""
 
 from __future__ import annotations
 

@@ -355,11 +355,9 @@ class Rooms:
         made through this process is seen at once; one made through another process at most max_age later)."""
         code = normalise_code(code)
         now = time.monotonic()
-        if max_age > 0:
-            with self._recent_lock:
-                seen = self._recent.get(code)
-            if seen is not None and now - seen[0] < max_age:
-                return seen[1]
+        recent = self.recent_version(code, max_age) if max_age > 0 else None
+        if recent is not None:
+            return recent
         row = self.backend.load_version(code)
         if row is None:
             raise self._missing(code)
