@@ -9,6 +9,8 @@ run on its own (AppTest.from_file on a page) draws itself through the frame (whi
 
 from __future__ import annotations
 
+import base64
+import copy
 import threading
 from pathlib import Path
 
@@ -37,8 +39,10 @@ _CSS = ("<style>[data-testid='stMarkdownContainer'] .katex-display { overflow-x:
         " { display: none; } .st-key-live_watch, [data-testid='stElementContainer']:has(.mha-drawn)"
         " { display: none; }</style>")  # fmt: skip
 
-# The tab's icon is a file of the app: a Material Symbol as favicon is fetched from Google's font server.
+# The tab's icon is a file of the app: a Material Symbol as favicon is fetched from Google's font server. It goes to
+# the browser as a data URL read once: a file's path is read, hashed and stored again by Streamlit on every run.
 FAVICON = Path(__file__).resolve().parent / "static" / "favicon.png"
+FAVICON_URL = "data:image/png;base64," + base64.b64encode(FAVICON.read_bytes()).decode("ascii")
 
 
 def run_frame() -> None:
@@ -57,7 +61,7 @@ def run_frame() -> None:
     # The presentation toggle is drawn later in the run; on a link's first run only the URL knows it is on.
     present = bool(st.session_state.get("present", str(st.query_params.get("present", "")).lower() == "true"))
     st.set_page_config(
-        page_title="Multi-head attention explorer · 多头注意力", page_icon=str(FAVICON), layout="wide",
+        page_title="Multi-head attention explorer · 多头注意力", page_icon=FAVICON_URL, layout="wide",
         initial_sidebar_state="collapsed" if present or shown else "auto",
     )
     if shown is None:
@@ -79,8 +83,7 @@ def run_frame() -> None:
     for i, (path, url, title, *section) in enumerate(PAGES):
         # The home page is "/"; Streamlit names a page by its url_path, so the home page's own one is left
         # to the hidden /home below (Streamlit would say "Page not found" there).
-        page = st.Page(path, title=ctx.t(title), icon=page_icon(url), url_path=url if i else HOME_INNER,
-                       default=(i == 0))  # fmt: skip
+        page = made_page(path, ctx.t(title), page_icon(url), url if i else HOME_INNER, default=(i == 0))
         sections.setdefault(ctx.t(section[0] if section else "nav.beyond"), []).append(page)
         if i == 0:
             sections[ctx.t(section[0])].append(home_alias(path, ctx.t(title), url))
@@ -123,7 +126,21 @@ def run_frame() -> None:
 def home_alias(path: str, title: str, url: str) -> st.Page:
     """A hidden page at /<url> that draws the home page (whose address is "/"): an old /home link works. It is
     not a redirect: `st.switch_page` cannot clear the settings' query parameters, which are bound to widgets."""
-    return st.Page(path, title=title, icon=page_icon(url), url_path=url, visibility="hidden")
+    return made_page(path, title, page_icon(url), url, visibility="hidden")
+
+
+_PAGES_MADE: dict[tuple, st.Page] = {}  # bounded: (pages + the alias) x languages
+
+
+def made_page(path: str, title: str, icon: str, url_path: str, default: bool = False,
+              visibility: str = "visible") -> st.Page:  # fmt: skip
+    """`st.Page(path, ...)`, made once per process: a new st.Page looks its file up on the disk (a tenth of a following
+    phone's run of /heads went there). st.navigation marks the pages it is given, so each run gets a copy."""
+    key = (path, title, icon, url_path, default, visibility)
+    if key not in _PAGES_MADE:
+        _PAGES_MADE[key] = st.Page(path, title=title, icon=icon, url_path=url_path, default=default,
+                                   visibility=visibility)  # fmt: skip
+    return copy.copy(_PAGES_MADE[key])
 
 
 def outside_frame() -> bool:
