@@ -3,6 +3,8 @@ ui/plot.js with a version that follows its content, and st.plotly_chart when plo
 
 from __future__ import annotations
 
+import base64
+
 import hashlib
 import json
 import re
@@ -123,4 +125,7 @@ def test_the_page_icon_is_a_file_of_the_app():
 
     assert frame.FAVICON.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert frame.FAVICON.parent == ui_charts.PLOTLY_JS.parent
+    # sent as a data URL read once (a path would be read and stored by Streamlit on every run)
+    head, _, data = frame.FAVICON_URL.partition(",")
+    assert head == "data:image/png;base64" and base64.b64decode(data) == frame.FAVICON.read_bytes()
     assert ":material/" not in (ui_charts.ROOT / "frame.py").read_text().split("set_page_config")[1][:200]

@@ -47,12 +47,12 @@ _COMPONENT_CONFIG = {**_CONFIG, "responsive": True}
 
 def uses_component() -> bool:
     """True when charts are drawn by ui/plot.js (static serving on and plotly.js in place)."""
-    return bool(st.get_option("server.enableStaticServing")) and _plotly_js_here()
+    return bool(st.get_option("server.enableStaticServing")) and _is_file(PLOTLY_JS)
 
 
 @functools.cache
-def _plotly_js_here() -> bool:
-    return PLOTLY_JS.is_file()  # looked up once per process, not once per chart and run
+def _is_file(path: Path) -> bool:
+    return path.is_file()  # looked up once per process, not once per chart and run
 
 
 @st.cache_resource(show_spinner=False)
