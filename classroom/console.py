@@ -89,7 +89,7 @@ def _start() -> None:
     try:
         store = rooms()
         ticket = store.create(identity.client(), attempt=ss[START_ATTEMPT])
-        code, screen = store.open_screen(ticket.code, SCREEN, browser, key=ticket.key)
+        code, screen = store.open_screen(ticket.code, SCREEN, browser, key=ticket.key, attempt=ss[START_ATTEMPT])
         state = plan.start(lesson, ctx.settings, ctx.lang)
         store.lead(code, Pass(screen.sid, browser), state)
     except LiveError as err:

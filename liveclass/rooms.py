@@ -265,6 +265,13 @@ def _fresh_room() -> tuple[str, str]:
     return "".join(secrets.choice(ALPHABET) for _ in range(CODE_LEN)), secrets.token_urlsafe(12)
 
 
+def _screen_for(client: str, code: str, role: str, attempt: str) -> str | None:
+    """The screen id of one attempt of a known browser to open a console or projector (None without an attempt)."""
+    if not client or not attempt:
+        return None
+    return hashlib.sha256(f"screen|{client}|{code}|{role}|{attempt}".encode()).hexdigest()[:22]
+
+
 def _room_for(client: str, attempt: str, n: int) -> tuple[str, str] | None:
     """(join code, teacher key) of one attempt of a known browser to open a room, its n-th choice of code (None
     without a browser or an attempt). Both derive from the browser's own id and the attempt, which no one else knows."""
@@ -444,9 +451,10 @@ class Rooms:
         return self._teacher(code, key).code
 
     def open_screen(self, code: object, role: str, client: str, key: object = None, invite: object = None,
-                    sid: object = None) -> tuple[str, Screen]:  # fmt: skip
+                    sid: object = None, attempt: str = "") -> tuple[str, Screen]:  # fmt: skip
         """A console or projector of the room for this browser: (code, screen). With `sid` of this browser's own
-        screen (a reload), that screen again. Accepted at once when the invite is good, when this browser opened the
+        screen (a reload), that screen again; asked again with the same `attempt` (a try cut off after the store made
+        the screen), the screen that attempt made, not a second one. Accepted at once when the invite is good, when this browser opened the
         room or has an accepted screen of this role, or (a console with the key) when no console is open; otherwise
         waiting for an open console. A console needs the key or an invite; a projector may just ask."""
         rec = self._record(code)
@@ -454,8 +462,11 @@ class Rooms:
         if role not in (CONSOLE, PROJECTOR) or not client:
             raise LiveError("not_teacher")
         rows = self.backend.get_screens(rec.code)
-        if valid_id(sid):
-            mine = next((r for r in rows if r[0] == sid and r[1] == role and hmac.compare_digest(r[2], client)), None)
+        derived = _screen_for(client, rec.code, role, attempt)
+        for own in (sid, derived):
+            if not valid_id(own):
+                continue
+            mine = next((r for r in rows if r[0] == own and r[1] == role and hmac.compare_digest(r[2], client)), None)
             if mine is not None and mine[3] != REFUSED:
                 self.backend.touch_screen(rec.code, mine[0], now)
                 return rec.code, self._as_screen(mine, now)
@@ -469,7 +480,9 @@ class Rooms:
         known = any(r[1] == role and r[3] == ACCEPTED and hmac.compare_digest(r[2], client) for r in rows)
         accepted = invited or known or (client == rec.owner and bool(rec.owner))
         accepted = accepted or (has_key and role == CONSOLE and not open_consoles)
-        row: ScreenRow = (secrets.token_urlsafe(9), role, client, ACCEPTED if accepted else WAITING, now, now)
+        if derived is not None and any(r[0] == derived for r in rows):
+            derived = None  # that attempt's screen was refused: a new one
+        row: ScreenRow = (derived or secrets.token_urlsafe(9), role, client, ACCEPTED if accepted else WAITING, now, now)
         stale, gone = now - 4 * lim.seen_window, now - lim.seat_idle
         if not self.backend.put_screen(rec.code, row, lim.max_screens, rec.expires, stale, gone):
             raise LiveError("too_many_screens", limit=lim.max_screens)

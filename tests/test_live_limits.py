@@ -145,6 +145,21 @@ def test_a_room_opened_again_with_the_same_attempt_is_the_same_room_and_costs_no
                                                                                     attempt="session-1")  # fmt: skip
 
 
+def test_a_console_opened_again_with_the_same_attempt_is_the_same_screen(make_rooms):
+    """Start asked again with the same attempt also gets the console screen it made the first time: the teacher sees
+    one console, not two; another attempt, or another browser with that attempt, makes a screen of its own."""
+    rooms = make_rooms()
+    t = rooms.create(Client(TEACHER, "10.0.0.1"), attempt="session-1")
+    _, first = rooms.open_screen(t.code, CONSOLE, TEACHER, key=t.key, attempt="session-1")
+    for _ in range(3):
+        assert rooms.open_screen(t.code, CONSOLE, TEACHER, key=t.key, attempt="session-1")[1].sid == first.sid
+    assert [(s.role, s.status) for s in rooms.screens(t.code, Pass(first.sid, TEACHER))] == [(CONSOLE, ACCEPTED)]
+    _, other = rooms.open_screen(t.code, CONSOLE, OTHER, key=t.key, attempt="session-1")
+    _, second = rooms.open_screen(t.code, CONSOLE, TEACHER, key=t.key, attempt="session-2")
+    assert len({first.sid, other.sid, second.sid}) == 3
+    assert refused(rooms.open_screen, t.code, CONSOLE, ANN, attempt="session-1").code == "not_teacher"  # no key
+
+
 # ---------------------------------------------------------------- a replayed me= link
 def test_a_replayed_seat_id_gets_a_seat_of_its_own_and_cannot_answer_as_its_owner(make_rooms):
     rooms, t, console = opened(make_rooms)
