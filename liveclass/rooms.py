@@ -454,9 +454,9 @@ class Rooms:
                     sid: object = None, attempt: str = "") -> tuple[str, Screen]:  # fmt: skip
         """A console or projector of the room for this browser: (code, screen). With `sid` of this browser's own
         screen (a reload), that screen again; asked again with the same `attempt` (a try cut off after the store made
-        the screen), the screen that attempt made, not a second one. Accepted at once when the invite is good, when this browser opened the
-        room or has an accepted screen of this role, or (a console with the key) when no console is open; otherwise
-        waiting for an open console. A console needs the key or an invite; a projector may just ask."""
+        the screen), the screen that attempt made, not a second one. Accepted at once when the invite is good, when this
+        browser opened the room or has an accepted screen of this role, or (a console with the key) when no console is
+        open; otherwise waiting for an open console. A console needs the key or an invite; a projector may just ask."""
         rec = self._record(code)
         now, lim = self.clock(), self.limits
         if role not in (CONSOLE, PROJECTOR) or not client:
@@ -482,7 +482,8 @@ class Rooms:
         accepted = accepted or (has_key and role == CONSOLE and not open_consoles)
         if derived is not None and any(r[0] == derived for r in rows):
             derived = None  # that attempt's screen was refused: a new one
-        row: ScreenRow = (derived or secrets.token_urlsafe(9), role, client, ACCEPTED if accepted else WAITING, now, now)
+        status = ACCEPTED if accepted else WAITING
+        row: ScreenRow = (derived or secrets.token_urlsafe(9), role, client, status, now, now)
         stale, gone = now - 4 * lim.seen_window, now - lim.seat_idle
         if not self.backend.put_screen(rec.code, row, lim.max_screens, rec.expires, stale, gone):
             raise LiveError("too_many_screens", limit=lim.max_screens)

@@ -4,7 +4,6 @@ ui/plot.js with a version that follows its content, and st.plotly_chart when plo
 from __future__ import annotations
 
 import base64
-
 import hashlib
 import json
 import re
