@@ -59,3 +59,13 @@ def test_the_projector_follows_and_never_shows_the_key_a_count_or_bars_before_th
     projector.run()
     assert "Question from the teacher" not in texts(projector) and not projector.get("progress")
     assert key not in texts(projector)
+
+
+def test_a_chinese_classs_projector_names_its_charts_numbers_in_chinese():
+    """The projector has no language widget: its charts' CSV buttons follow the class's language (they were English)."""
+    teacher, code, _ = class_with()
+    teacher.selectbox(key="lang").set_value("zh").run()
+    teacher.selectbox(key="console_page").set_value("heads").run()
+    projector = projector_of(teacher, code)
+    labels = [b.proto.label for b in projector.get("download_button")]
+    assert labels and all(label.startswith("“") and label.endswith("的数值（CSV）") for label in labels), labels

@@ -14,6 +14,7 @@ import streamlit as st
 
 from figures.describe import table_csv
 from i18n import t
+from ui.context import run_lang
 from ui.figure_cache import FrozenFigure
 
 _CONFIG = {
@@ -100,7 +101,7 @@ def show(
     frozen = fig if isinstance(fig, FrozenFigure) else FrozenFigure(fig)
     from ui.screen import png_options
 
-    lang = str(st.session_state.get("lang", "en"))
+    lang = run_lang()  # a Chinese class's projector names its charts and their numbers in Chinese
     name, summary = frozen.described(lang, title)
     png = png_options(key)  # the PNG export is named after the chart and its setting
     if uses_component():

@@ -43,6 +43,13 @@ def set_context(ctx: Context) -> None:
     st.session_state[_KEY] = ctx
 
 
+def run_lang() -> str:
+    """The language of this run: its context's (the projector's is the class's, which has no language widget), else
+    the language widget's."""
+    ctx = st.session_state.get(_KEY)
+    return ctx.lang if ctx is not None else str(st.session_state.get("lang", "en"))
+
+
 def get_context() -> Context:
     """The context the frame built for this run (every page runs inside the frame: frame.outside_frame)."""
     ctx = st.session_state.get(_KEY)
