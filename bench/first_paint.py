@@ -28,9 +28,7 @@ import json
 import os
 import shutil
 import statistics
-import subprocess
 import sys
-import time
 from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -40,7 +38,7 @@ from urllib.parse import urlparse
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tests.browser import CHROMIUM, CHROMIUM_ARGS, free_port, healthy  # noqa: E402
+from tests.browser import CHROMIUM, CHROMIUM_ARGS, streamlit_server  # noqa: E402
 
 # The pages of issue 38 and the floor they are compared with (path and query after the server's base URL).
 TARGETS = {
@@ -106,44 +104,24 @@ def server_cpu(url: str) -> float:
     return total
 
 
-def _launch(app: str, root: Path) -> list[str]:
-    """How the app in `root` is started: `python3 -m ui.streamlit_guard run serve.py` (tests/browser.streamlit_server),
-    or, in an older checkout without serve.py or the guard, `streamlit run app.py`."""
+def _launch(app: str, root: Path) -> tuple[str, str]:
+    """How the app in `root` is started, (entry, script): `python3 -m ui.streamlit_guard run serve.py`
+    (tests/browser.streamlit_server), or, in an older checkout without serve.py or the guard, `streamlit run app.py`."""
     if app == "serve.py" and not (root / app).exists():
         app = "app.py"
-    entry = "ui.streamlit_guard" if (root / "ui" / "streamlit_guard.py").exists() else "streamlit"
-    return [sys.executable, "-m", entry, "run", app]
+    return ("ui.streamlit_guard" if (root / "ui" / "streamlit_guard.py").exists() else "streamlit"), app
 
 
 @contextlib.contextmanager
 def server(app: str, core: int | None = 0, timeout: float = 90.0, env: dict | None = None,
            root: Path = ROOT) -> Iterator[str]:  # fmt: skip
-    """A fresh server of `app` in `root` (started as `_launch` says) on a free port, pinned to CPU `core` (None: not
-    pinned); yields its URL once /_stcore/health answers, stops it afterwards."""
-    port = free_port()
-    cmd = [*_launch(app, root), "--server.headless", "true", "--server.port", str(port),
-           "--server.address", "127.0.0.1", "--server.fileWatcherType", "none",
-           "--browser.gatherUsageStats", "false"]  # fmt: skip
-    if core is not None and shutil.which("taskset"):
-        cmd = ["taskset", "-c", str(core), *cmd]
-    proc = subprocess.Popen(cmd, cwd=root, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                            env={**os.environ, **(env or {})})  # fmt: skip
-    url = f"http://127.0.0.1:{port}"
-    SERVER_PIDS[url] = proc.pid  # taskset runs the server in its own process
-    try:
-        deadline = time.monotonic() + timeout
-        while not healthy(url, timeout=1):
-            if proc.poll() is not None or time.monotonic() > deadline:
-                err = proc.stderr.read().decode() if proc.stderr else ""
-                raise RuntimeError(f"{app} did not become healthy: {err[-2000:]}")
-            time.sleep(0.05)
+    """A fresh server of `app` in `root` (started as `_launch` says; tests/browser.streamlit_server) on a free port,
+    pinned to CPU `core` (None: not pinned); yields its URL once /_stcore/health answers, stops it afterwards."""
+    entry, script = _launch(app, root)
+    pinned = ("taskset", "-c", str(core)) if core is not None and shutil.which("taskset") else ()
+    with streamlit_server(script, timeout, entry=entry, env=env, root=root, prefix=pinned, poll=0.05,
+                          pids=SERVER_PIDS) as url:  # fmt: skip
         yield url
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
 
 
 @dataclass

@@ -42,27 +42,32 @@ def free_port() -> int:
 
 @contextlib.contextmanager
 def streamlit_server(app: str = "serve.py", timeout: float = 30.0, extra: tuple[str, ...] = (),
-                     entry: str = "ui.streamlit_guard", env: dict[str, str] | None = None) -> Iterator[str]:
+                     entry: str = "ui.streamlit_guard", env: dict[str, str] | None = None, root: Path = ROOT,
+                     prefix: tuple[str, ...] = (), poll: float = 0.2, pids: dict[str, int] | None = None,
+                     ) -> Iterator[str]:  # fmt: skip
     """A fresh server on a free port (plus `extra` options), started as the README and the Docker image start it
     (`python3 -m ui.streamlit_guard run serve.py`: the app and its live-class route; entry="streamlit" for plain
     `streamlit run`; app="app.py" for the app alone); yields its base URL,
-    kills it afterwards. `env` adds to the environment."""
+    kills it afterwards. `env` adds to the environment; `root` is the checkout to run, `prefix` goes before the command
+    (e.g. taskset), `poll` is the wait between two health checks, and `pids` gets the server's pid by its URL."""
     port = free_port()
     cmd = [
-        sys.executable, "-m", entry, "run", app, "--server.headless", "true",
+        *prefix, sys.executable, "-m", entry, "run", app, "--server.headless", "true",
         "--server.port", str(port), "--server.address", "127.0.0.1",
         "--server.fileWatcherType", "none", "--browser.gatherUsageStats", "false", *extra,
     ]  # fmt: skip
-    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+    proc = subprocess.Popen(cmd, cwd=root, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                             env={**os.environ, **(env or {})})  # fmt: skip
     url = f"http://127.0.0.1:{port}"
+    if pids is not None:
+        pids[url] = proc.pid
     try:
         deadline = time.monotonic() + timeout
         while not healthy(url, timeout=1):
             if proc.poll() is not None or time.monotonic() > deadline:
                 err = proc.stderr.read().decode() if proc.stderr else ""
-                raise RuntimeError(f"streamlit did not become healthy: {err[-2000:]}")
-            time.sleep(0.2)
+                raise RuntimeError(f"{app} did not become healthy: {err[-2000:]}")
+            time.sleep(poll)
         yield url
     finally:
         proc.terminate()
