@@ -13,6 +13,7 @@ Only when Docker cannot run at all here (no permission to install or start an en
 
 from __future__ import annotations
 
+import base64
 import json
 import os
 import re
@@ -379,7 +380,10 @@ def test_chromium_draws_heads_and_steps_with_the_apps_chart_and_asks_nothing_out
             page.goto(f"{container.url}/")
             wait_idle(page)
             icon = page.evaluate("() => [...document.querySelectorAll('link[rel~=icon]')].map(l => l.href)")
-            assert icon and all(urllib.parse.urlsplit(h).hostname == "127.0.0.1" for h in icon), icon
+            # the app's own file: as a data URL (frame.FAVICON_URL) or served by the container, never from outside
+            own = base64.b64encode((ROOT / "static" / "favicon.png").read_bytes()).decode()
+            assert icon and all(h == f"data:image/png;base64,{own}" or urllib.parse.urlsplit(h).hostname == "127.0.0.1"
+                                for h in icon), icon  # fmt: skip
         finally:
             browser.close()
     assert outside == [], f"pages asked for things outside the container: {sorted(set(outside))[:10]}"
