@@ -51,7 +51,7 @@ def uses_component() -> bool:
     return bool(st.get_option("server.enableStaticServing")) and _is_file(PLOTLY_JS)
 
 
-@functools.cache
+@functools.lru_cache(maxsize=4)  # bounded: the bundle's path (and a test's stand-in)
 def _is_file(path: Path) -> bool:
     return path.is_file()  # looked up once per process, not once per chart and run
 
