@@ -1,5 +1,17 @@
-"""The app: `streamlit run app.py`. The frame (language, settings sidebar, navigation) is in ui/frame.py."""
+"""The app: `streamlit run app.py`.
 
-from ui.frame import run_frame
+Streamlit runs this file for every page a browser opens (as `__main__`): the frame (language, settings sidebar,
+navigation) draws the page, ui/frame.py. Before that, when the server starts, `streamlit run` imports this file to
+serve the `st.App` below, whose lifespan warms the server up for its first visitor (ui/warmup.py).
+"""
 
-run_frame()
+import streamlit as st
+
+if __name__ == "__main__":  # a page's run
+    from ui.frame import run_frame
+
+    run_frame()
+else:  # the server's start
+    from ui import warmup
+
+    app = st.App(__file__, lifespan=warmup.lifespan, middleware=warmup.middleware())

@@ -1,8 +1,12 @@
-"""The app as a user feels it: headless Chromium against a real server. Prints one table.
+"""The app as a user feels it: headless Chromium against a real server. Prints tables.
 
-    python bench/bench_app.py [--reps 5] [--quick]
+    python bench/bench_app.py [--reps 5] [--quick]          everything below
+    python bench/bench_app.py --first-chart [--reps 5]      only 1. (the ratio table of issue 38)
 
-1. first load to first chart of each page, interleaved with a minimal one-chart Streamlit app;
+1. first chart of /heads, /steps and the lesson's first stop against the minimal one-chart Streamlit app
+   (bench/minimal_app.py), both on a fresh server pinned to one core, in a new browser profile (cold) and on a
+   second visit in the same tab (warm), with the page's CPU throttled 1x, 3x and 6x (DevTools protocol), and on a
+   390 x 844 phone viewport at 6x; alternating, medians, printed as ratios (bench/first_paint.py);
 2. a setting change (h 8 -> 4 -> 8, a new sentence, a mask) until every chart is redrawn, at the default
    setting and at 64 tokens, d_model 256, h 16; and the same h changes on a server whose charts are
    Streamlit's own st.plotly_chart (static serving off, the app's fallback), for the ratio;
@@ -15,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import os
 import statistics
 import subprocess
 import sys
@@ -25,10 +30,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.first_paint import CONFIGS, measure_pairs, ratio_table  # noqa: E402
 from tests.browser import CHROMIUM, CHROMIUM_ARGS, free_port, streamlit_server  # noqa: E402
 
 IDLE = "[data-testid='stApp'][data-test-script-state='notRunning']"
-PAGES = ["inputs", "steps", "heads", "positional"]
 LARGE = "preset=custom&d_model=256&n_heads=16&text=" + "+".join(f"w{i}" for i in range(64))
 
 
@@ -197,30 +202,33 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--reps", type=int, default=5)
     ap.add_argument("--quick", action="store_true", help="one repetition, default setting only")
+    ap.add_argument("--first-chart", action="store_true", help="only the first-chart ratio table (issue 38)")
+    ap.add_argument("--pages", default="heads,steps,lesson", help="pages of the first-chart table")
+    ap.add_argument("--configs", default="1x,3x,6x,phone 6x", help="of: " + ", ".join(c[0] for c in CONFIGS))
+    ap.add_argument("--core", type=int, default=0, help="the CPU each server is pinned to (-1: not pinned)")
+    ap.add_argument("--root", type=Path, default=ROOT, help="the first-chart table of the app in another checkout")
     args = ap.parse_args(argv)
     reps = 1 if args.quick else args.reps
     from playwright.sync_api import sync_playwright
 
     rows: list[tuple[str, float, str]] = []
     results: dict[str, float] = {}
-    with streamlit_server() as url, streamlit_server("bench/minimal_app.py") as minimal, sync_playwright() as pw:
+    configs = [c for c in CONFIGS if c[0] in {x.strip() for x in args.configs.split(",")}]
+    started, load_before = time.perf_counter(), os.getloadavg()
+    print(f"first chart, cold and warm (load average at start {load_before[0]:.1f} {load_before[1]:.1f} "
+          f"{load_before[2]:.1f}, {os.cpu_count()} CPUs)", flush=True)  # fmt: skip
+    pairs = measure_pairs(args.pages.split(","), reps, configs, None if args.core < 0 else args.core,
+                          args.root.resolve(), log=lambda line: print(line, flush=True))  # fmt: skip
+    lines, ratios = ratio_table(pairs)
+    print("\n".join(lines))
+    print(f"({(time.perf_counter() - started) / 60:.1f} min; load average at the end "
+          + " ".join(f"{x:.1f}" for x in os.getloadavg()) + ")", flush=True)
+    results.update({f"ratio {config} {page} {visit}": r for (config, page, visit), r in ratios.items()})
+    if args.first_chart:
+        return results
+
+    with streamlit_server() as url, sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        for page_name in PAGES:  # warm caches and imports, as a running classroom server has
-            first_chart_ms(browser, f"{url}/{page_name}")
-        first_chart_ms(browser, minimal)
-        floor = []
-        for page_name in PAGES:
-            ours = []
-            for _ in range(reps):  # interleaved with the floor
-                ours.append(first_chart_ms(browser, f"{url}/{page_name}"))
-                floor.append(first_chart_ms(browser, minimal))
-            results[f"load_{page_name}"] = med(ours)
-        results["load_minimal"] = med(floor)
-        rows.append(("first chart, minimal app", results["load_minimal"], "ms"))
-        for page_name in PAGES:
-            ratio = results[f"load_{page_name}"] / results["load_minimal"]
-            name = f"first chart, /{page_name} (ratio {ratio:.2f}, target <= 1.2)"
-            rows.append((name, results[f"load_{page_name}"], "ms"))
 
         for label, query in (("default", ""), ("large", LARGE)) if not args.quick else (("default", ""),):
             for page_name in ("heads", "steps", "inputs"):

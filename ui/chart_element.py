@@ -48,10 +48,23 @@ def uses_component() -> bool:
     return bool(st.get_option("server.enableStaticServing")) and PLOTLY_JS.is_file()
 
 
+EARLY = "mha_plotly_js"  # the hidden element that starts loading plotly.js (load_plotly_early): its name and key
+
+
 @st.cache_resource(show_spinner=False)
-def _plot_component():
+def _plot_component(name: str = "mha_plot"):
+    """ui/plot.js as a components-v2 element; under the name EARLY it is the hidden element of load_plotly_early (the
+    same code: it loads plotly.js and draws no figure)."""
     js = (Path(__file__).with_name("plot.js")).read_text(encoding="utf-8")
-    return st.components.v2.component("mha_plot", js=js, isolate_styles=False)
+    css = f".st-key-{EARLY} {{ display: none; }}" if name == EARLY else None
+    return st.components.v2.component(name, js=js, css=css, isolate_styles=False)
+
+
+def load_plotly_early() -> None:
+    """On a page with charts, before the page: the browser starts loading plotly.js while the page is still being
+    sent, so that the first chart is drawn as soon as it arrives (ui/plot.js; docs/PERFORMANCE.md)."""
+    if uses_component():
+        _plot_component(EARLY)(data=payload({"src": f"app/static/{STATIC_NAME}"}, ""), key=EARLY, width="stretch")
 
 
 def in_a_row(ctx, n: int, share: float | None = None) -> tuple[list[Any], float]:

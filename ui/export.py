@@ -81,8 +81,13 @@ def apply_to_widgets(settings: Settings, lang: str | None = None) -> None:
 
 
 def export_panel(tr, settings: Settings, scene: Scene, lang: str) -> None:
-    """The sidebar's share & export expander."""
-    with st.sidebar.expander(tr("io.title"), icon=":material/link:"):
+    """The sidebar's share & export expander. Its content is drawn only while it is open: folded, it would still be
+    drawn on every page's first screen, and its copyable link alone (st.code) makes the browser load and start a
+    syntax highlighter of 1.5 MB, the largest single cost of a first page on a slow CPU (docs/PERFORMANCE.md)."""
+    panel = st.sidebar.expander(tr("io.title"), icon=":material/link:", key="io_open", on_change="rerun")
+    if not panel.open:
+        return
+    with panel:
         st.caption(tr("io.link_help"))
         student_link_panel(tr, settings, lang)
         st.download_button(

@@ -15,7 +15,8 @@ from pathlib import Path
 import streamlit as st
 
 from budget import on_sweep, start_janitor
-from ui import lesson_bar, live, quiz_state, streamlit_fixes
+from ui import lesson_bar, live, quiz_state, streamlit_fixes, warmup
+from ui.chart_element import load_plotly_early
 from ui.closed_sessions import expire_closed_sessions
 from ui.fair import install_waiter
 from ui.sidebar import build_context
@@ -40,6 +41,8 @@ PAGES: tuple[tuple[str, ...], ...] = (
     ("app_pages/note004.py", "note004", "page.note004", "nav.beyond"),
     ("app_pages/errata.py", "errata", "page.errata", "nav.beyond"),
 )
+# Pages that draw no plotly chart (text, LaTeX, widgets, the Graphviz diagram): plotly.js is not loaded early for them
+CHARTLESS = frozenset({"home", "worked", "quiz", "lesson", "lab", "errata"})
 HOME_INNER = "home-page"  # Streamlit's own name of the home page (its address is "/"; /home is an alias)
 # Material Symbols ship with Streamlit's own static files: they draw the same on every machine, offline,
 # where emoji need an emoji font the classroom computer may not have (they show as empty boxes there).
@@ -60,7 +63,12 @@ def page_icon(url: str) -> str:
 
 
 def run_frame() -> None:
-    """Draw the frame and run the page the URL asks for."""
+    """Draw the frame and run the page the URL asks for (a visitor's run holds the server's warm-up back)."""
+    with warmup.visitor():
+        _run_frame()
+
+
+def _run_frame() -> None:
     start_janitor()  # once per process: idle cache entries expire, freed memory goes back to the system
     streamlit_fixes.install()  # once per process: four per-run costs of Streamlit 1.67 (ui/streamlit_fixes.py)
     on_sweep(expire_closed_sessions)  # and closed tabs past Streamlit's time to live are forgotten (registered once)
@@ -96,6 +104,8 @@ def run_frame() -> None:
         )
     nav = st.navigation(sections, position="sidebar", expanded=True)  # 13+ pages: no untranslated "View 3 more"
     url = nav.url_path or PAGES[0][1]
+    if url not in CHARTLESS:
+        load_plotly_early()  # the browser fetches and compiles plotly.js while the rest of the page arrives
     live.on_page(ctx, url, live_slot)
     quiz_state.carry()  # the quiz's answers stay in the link on every page (a reload anywhere keeps them)
     lesson_bar.on_page(ctx, url)  # a self-paced lesson: its stop's page, and the bar on top

@@ -96,6 +96,13 @@ function thinTicks(el, ticks) {
 
 export default function ({ data: raw, parentElement }) {
   const data = unpack(raw);
+  if (!data.spec) {
+    // No figure: the frame's first element (ui/chart_element.load_plotly_early). plotly.js starts loading now, while
+    // the rest of the page is still arriving, instead of when the first chart is mounted (on a slow CPU, seconds
+    // later); the browser compiles it off the main thread meanwhile. Nothing is drawn (the element is hidden).
+    loadPlotly(data.src).catch(() => {}); // a failure is reported by the charts, which ask again
+    return undefined;
+  }
   let el = parentElement.querySelector(":scope > .mha-plot");
   if (!el) {
     el = document.createElement("div");
