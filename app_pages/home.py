@@ -4,6 +4,7 @@ import streamlit as st
 
 from explorer.errata import ERRATA
 from figures.flow import pipeline_dot
+from ui import first_screen
 from ui.context import get_context
 from ui.frame import outside_frame, page_icon
 from ui.live import join_box
@@ -23,6 +24,7 @@ st.latex(
 st.subheader(tr("home.flow", h=settings.n_heads, d=settings.d_model, dk=settings.d_k, L=scene.len_q))
 labels = {k: tr(f"home.flow_{k}") for k in ("input", "head", "concat", "output", "softmax")}
 st.graphviz_chart(pipeline_dot(scene.len_q, scene.len_k, settings.d_model, settings.n_heads, labels), width="stretch")
+first_screen.end()  # a session's first run ends with the diagram (ui/first_screen.py)
 
 st.subheader(tr("home.where"))
 c1, c2 = st.columns(2)

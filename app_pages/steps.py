@@ -6,6 +6,7 @@ In presentation mode one step fills one screen, with previous/next buttons and c
 
 import streamlit as st
 
+from ui import first_screen
 from ui.context import get_context
 from ui.errata_links import errata_links
 from ui.frame import outside_frame
@@ -39,3 +40,4 @@ if linked is not None and only is None:  # a link that names a step (the student
     key_listener(scroll_to=f"step-{linked + 1}")
 for n in range(len(STEP_KEYS)) if only is None else (only,):
     view.draw(n)
+    first_screen.end()  # a session's first run ends with the first step (ui/first_screen.py)

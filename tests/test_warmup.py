@@ -29,6 +29,26 @@ def test_the_warm_up_visits_the_first_pages_in_both_languages_once_the_server_is
     assert warmup.done.is_set() and len(warmup.report) == len(seen) + 1  # and the imports
 
 
+def test_a_page_a_visitor_stopped_is_opened_again_later(monkeypatch):
+    calls: list[str] = []
+    monkeypatch.setattr(warmup, "server_url", lambda: "127.0.0.1:1")
+    monkeypatch.setattr(warmup, "_healthy", lambda server: True)
+    monkeypatch.setattr(warmup, "wait_for_quiet", lambda: True)
+    monkeypatch.setattr(warmup, "report", {})
+    monkeypatch.setattr(warmup, "done", threading.Event())
+
+    def visit(server, page, lang):
+        calls.append(f"{page}?{lang}")
+        if calls.count(f"{page}?{lang}") == 1 and page == "heads":
+            raise warmup.Yielded(page)
+        return 0.01
+
+    warmup.warm_up(visit=visit)
+    assert calls.count("heads?en") == 2 and calls.count("steps?en") == 1
+    assert "heads?en" in warmup.report
+    assert sys.getswitchinterval() == pytest.approx(0.005), "Python's switch interval is back"
+
+
 def test_a_failed_warm_up_is_logged_and_the_server_goes_on(monkeypatch, caplog):
     monkeypatch.setattr(warmup, "server_url", lambda: "127.0.0.1:1")
     monkeypatch.setattr(warmup, "_healthy", lambda server: True)

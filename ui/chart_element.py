@@ -13,6 +13,7 @@ import streamlit as st
 
 from i18n import t
 from ui.figure_cache import FrozenFigure
+from ui.first_screen import KEY as FIRST_SCREEN_KEY
 
 _CONFIG = {
     "displaylogo": False,
@@ -48,23 +49,37 @@ def uses_component() -> bool:
     return bool(st.get_option("server.enableStaticServing")) and PLOTLY_JS.is_file()
 
 
-EARLY = "mha_plotly_js"  # the hidden element that starts loading plotly.js (load_plotly_early): its name and key
+EARLY = "mha_plotly_js"  # the hidden element a chart page starts with (early_element): its component's name and key
 
 
 @st.cache_resource(show_spinner=False)
 def _plot_component(name: str = "mha_plot"):
-    """ui/plot.js as a components-v2 element; under the name EARLY it is the hidden element of load_plotly_early (the
-    same code: it loads plotly.js and draws no figure)."""
+    """ui/plot.js as a components-v2 element; under the name EARLY, the hidden element of early_element (the same
+    code: given no figure, it draws nothing)."""
     js = (Path(__file__).with_name("plot.js")).read_text(encoding="utf-8")
-    css = f".st-key-{EARLY} {{ display: none; }}" if name == EARLY else None
+    css = ".st-key-" + ", .st-key-".join(HIDDEN_KEYS) + " { display: none; }" if name == EARLY else None
     return st.components.v2.component(name, js=js, css=css, isolate_styles=False)
 
 
-def load_plotly_early() -> None:
-    """On a page with charts, before the page: the browser starts loading plotly.js while the page is still being
-    sent, so that the first chart is drawn as soon as it arrives (ui/plot.js; docs/PERFORMANCE.md)."""
-    if uses_component():
-        _plot_component(EARLY)(data=payload({"src": f"app/static/{STATIC_NAME}"}, ""), key=EARLY, width="stretch")
+def _rerun() -> None:
+    """The first-screen element's trigger: nothing to do, the trigger itself runs the page again."""
+
+
+HIDDEN_KEYS = (EARLY, FIRST_SCREEN_KEY)
+
+
+def early_element(load_plotly: bool = True, tell_when_drawn: bool = False) -> None:
+    """The hidden element a page starts with (ui/plot.js without a figure). With `load_plotly` the browser starts
+    loading plotly.js while the page is still arriving, so that the first chart is drawn as soon as it comes
+    (docs/PERFORMANCE.md). With `tell_when_drawn` (a first-screen run, ui/first_screen.py) it also tells the server,
+    once the page's first chart is on screen, to run the page in full: its trigger reruns the page. Drawn on every page,
+    plotly.js or not: the page's own elements then keep their places from a first-screen run to the next."""
+    src = f"app/static/{STATIC_NAME}" if load_plotly and uses_component() else ""
+    head = {"src": src, "signal": tell_when_drawn}
+    if tell_when_drawn:
+        _plot_component(EARLY)(data=payload(head, ""), key=FIRST_SCREEN_KEY, width="stretch", on_drawn_change=_rerun)
+    else:
+        _plot_component(EARLY)(data=payload(head, ""), key=EARLY, width="stretch")
 
 
 def in_a_row(ctx, n: int, share: float | None = None) -> tuple[list[Any], float]:

@@ -15,8 +15,8 @@ from pathlib import Path
 import streamlit as st
 
 from budget import on_sweep, start_janitor
-from ui import lesson_bar, live, quiz_state, streamlit_fixes, warmup
-from ui.chart_element import load_plotly_early
+from ui import first_screen, lesson_bar, live, quiz_state, streamlit_fixes, warmup
+from ui.chart_element import early_element
 from ui.closed_sessions import expire_closed_sessions
 from ui.fair import install_waiter
 from ui.sidebar import build_context
@@ -78,11 +78,57 @@ def _run_frame() -> None:
         page_title="Multi-head attention explorer · 多头注意力", page_icon=str(FAVICON), layout="wide",
         initial_sidebar_state="collapsed" if present else "auto",
     )
+    if first_screen.wanted():  # a browser's first page, its link without settings: its first screen first
+        _first_screen()
+        return
     live.before_settings()  # a join link, or the teacher's settings a live-class student follows
     lesson_bar.before_settings()  # a lesson stop being entered: its settings go into the sidebar's widgets
     live_slot = st.sidebar.container()  # the live-class panel, above the settings
     ctx = build_context()
     install_waiter(ctx.t)  # a heavy chart that has to wait for the CPU says so (ui/fair.py)
+    if ctx.large:  # projector: bigger text everywhere, not only in figures
+        st.html(
+            "<style>[data-testid='stMarkdownContainer'] p, [data-testid='stMarkdownContainer'] li,"
+            " [data-testid='stWidgetLabel'] p, [data-testid='stCaptionContainer'] { font-size: 1.3rem; }"
+            " h1 { font-size: 3rem !important; } h2 { font-size: 2.2rem !important; }"
+            " .katex { font-size: 1.5em; }</style>"
+        )
+    nav = st.navigation(_sections(ctx), position="sidebar", expanded=True)  # 13+ pages: no "View 3 more"
+    url = nav.url_path or PAGES[0][1]
+    early_element(load_plotly=url not in CHARTLESS)  # the browser fetches plotly.js while the page arrives
+    live.on_page(ctx, url, live_slot)
+    quiz_state.carry()  # the quiz's answers stay in the link on every page (a reload anywhere keeps them)
+    lesson_bar.on_page(ctx, url)  # a self-paced lesson: its stop's page, and the bar on top
+    _state.inside = True
+    try:
+        nav.run()
+        lesson_bar.after_page(ctx, url)  # the stop's checkpoint question under the page
+        live.after_page()  # a live-class student's page was drawn to the end
+    finally:
+        _state.inside = False
+
+
+def _first_screen() -> None:
+    """The first screen of a session's first page (ui/first_screen.py): no settings widgets, no navigation (the
+    sidebar keeps its place), the page down to its first chart; the hidden element then asks for the full run."""
+    ctx = first_screen.context()
+    install_waiter(ctx.t)
+    st.sidebar.container(key="first_screen_sidebar")  # the sidebar is there from the start: the page does not move
+    nav = st.navigation(_sections(ctx), position="hidden")
+    url = nav.url_path or PAGES[0][1]
+    if url not in first_screen.PAGES:  # the address named another page after all: the usual run
+        st.rerun()
+    early_element(load_plotly=url not in CHARTLESS, tell_when_drawn=True)
+    lesson_bar.on_page(ctx, url)  # a lesson's first stop: its bar is part of the first screen
+    _state.inside = True
+    try:
+        nav.run()
+    finally:
+        _state.inside = False
+
+
+def _sections(ctx) -> dict[str, list]:
+    """The navigation's pages by section, titles in the run's language."""
     sections: dict[str, list] = {}
     for i, (path, url, title, *section) in enumerate(PAGES):
         # The home page is "/"; Streamlit names a page by its url_path, so the home page's own one is left
@@ -95,27 +141,7 @@ def _run_frame() -> None:
     missing = not_found_page({url for _, url, *_ in PAGES}, ctx.t, PAGES[0][0])  # instead of Streamlit's dialog
     if missing is not None:
         sections.setdefault(ctx.t("nav.explore"), []).append(missing)
-    if ctx.large:  # projector: bigger text everywhere, not only in figures
-        st.html(
-            "<style>[data-testid='stMarkdownContainer'] p, [data-testid='stMarkdownContainer'] li,"
-            " [data-testid='stWidgetLabel'] p, [data-testid='stCaptionContainer'] { font-size: 1.3rem; }"
-            " h1 { font-size: 3rem !important; } h2 { font-size: 2.2rem !important; }"
-            " .katex { font-size: 1.5em; }</style>"
-        )
-    nav = st.navigation(sections, position="sidebar", expanded=True)  # 13+ pages: no untranslated "View 3 more"
-    url = nav.url_path or PAGES[0][1]
-    if url not in CHARTLESS:
-        load_plotly_early()  # the browser fetches and compiles plotly.js while the rest of the page arrives
-    live.on_page(ctx, url, live_slot)
-    quiz_state.carry()  # the quiz's answers stay in the link on every page (a reload anywhere keeps them)
-    lesson_bar.on_page(ctx, url)  # a self-paced lesson: its stop's page, and the bar on top
-    _state.inside = True
-    try:
-        nav.run()
-        lesson_bar.after_page(ctx, url)  # the stop's checkpoint question under the page
-        live.after_page()  # a live-class student's page was drawn to the end
-    finally:
-        _state.inside = False
+    return sections
 
 
 def home_alias(path: str, title: str, url: str) -> st.Page:

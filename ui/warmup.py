@@ -4,21 +4,25 @@
 `streamlit run app.py` serves the st.App that app.py makes (Streamlit's way to run code when the server starts), and
 its lifespan calls `start()`: a thread waits until the server answers its own health check (so the check is never
 held up), imports what every page needs (a visitor's first run would wait for those imports anyway), then opens the
-first pages over the server's websocket exactly as a browser does (`PAGES`, in both
-languages), one after the other, and closes the session. Nothing is built twice: the pages fill the caches they use
-(figures, scenes, Streamlit's cached resources), and a visitor who arrives meanwhile waits for the same build (the
-caches' flights) instead of starting another. A visitor goes first: while a visitor's page runs (the frame tells,
-`visitor()`) and until `QUIET` seconds after a visitor's last request or run (the App's middleware tells,
-`VisitorRequests`; health checks do not count), the next warm-up page waits. A browser loads a page's scripts from
-this server for seconds before its first run; a warm-up page run meanwhile slowed that visitor's run, whose elements
-then reached the browser one by one (the browser redrew the page for each: 2-4x the main-thread time, measured). A
-failed warm-up only means a slower first visit: it is logged, never raised. MHA_WARMUP=0 turns it off.
+first pages over the server's websocket exactly as a browser does (`PAGES`, in both languages), one after the other.
+Nothing is built twice: the pages fill the caches they use (figures, scenes, Streamlit's cached resources), and a
+visitor who arrives meanwhile waits for the same build (the caches' flights) instead of starting another.
+
+A visitor goes first. While a visitor's page runs (the frame tells: `visitor()`) and until `QUIET` seconds after a
+visitor's last request (the App's middleware tells: `VisitorRequests`; health checks do not count), no warm-up page
+starts, and one that is running is stopped and tried again later. A browser loads a page's scripts from this server
+for seconds before its first run; a warm-up page that ran meanwhile slowed that visitor's run, whose elements then
+reached the browser one by one (a redraw of the page for each: 2-4x the main-thread time, measured). While it works,
+the warm-up thread gives the interpreter lock back within `SWITCH` seconds (Python's default is 5 ms): a visitor's
+scripts are served by the server's event loop, which waited up to 5 ms for the lock at every step of every file.
+A failed warm-up only means a slower first visit: it is logged, never raised. MHA_WARMUP=0 turns it off.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
+import sys
 import threading
 import time
 import urllib.request
@@ -33,6 +37,8 @@ PARAM = "mha_warmup"  # in the link of the warm-up's own page runs: they do not 
 QUIET = 5.0  # seconds after a visitor's last request or run before the next warm-up page
 HEADER = "x-mha-warmup"  # on the warm-up's own websocket: not a visitor's request
 GIVE_UP = 600.0  # seconds: a server busy with visitors all along is warm by then anyway
+TRIES = 5  # times a page is started again after a visitor stopped it
+SWITCH = 0.0005  # seconds: sys.setswitchinterval while the warm-up works
 _SESSION_FLAG = "_mha_warmup_session"
 _visitors = {"running": 0, "last": 0.0}
 _visitors_lock = threading.Lock()
@@ -133,11 +139,23 @@ def wait_for_quiet(quiet: float = QUIET, give_up: float = GIVE_UP, poll: float =
     return False
 
 
-def warm_up(visit: Callable[[str, str, str], float] | None = None, wait: float = 120.0) -> None:
-    """Wait for the server to be healthy, then visit PAGES in LANGS, each when no visitor is being served.
-    `visit(server, page, lang)` returns the seconds the page's run took (default: a websocket session, `visit_page`)."""
+class Yielded(Exception):
+    """A visitor arrived while a warm-up page ran: the page was stopped."""
+
+
+def visitor_since(t0: float) -> bool:
+    """True when a visitor's run is going or a visitor asked something after `t0` (time.monotonic)."""
+    with _visitors_lock:
+        return _visitors["running"] > 0 or _visitors["last"] > t0
+
+
+def warm_up(visit: Callable[..., float] | None = None, wait: float = 120.0) -> None:
+    """Wait for the server to be healthy, import, then visit PAGES in LANGS whenever no visitor is being served.
+    `visit(server, page, lang)` returns the seconds the page's run took and raises Yielded when a visitor came
+    (default: a websocket session, `visit_page`)."""
     visit = visit or visit_page
     started = time.perf_counter()
+    switch = sys.getswitchinterval()
     try:
         server = server_url()
         deadline = time.monotonic() + wait
@@ -145,20 +163,25 @@ def warm_up(visit: Callable[[str, str, str], float] | None = None, wait: float =
             if time.monotonic() > deadline:
                 raise TimeoutError("the server never answered its health check")
             time.sleep(0.05)
+        sys.setswitchinterval(SWITCH)
         t0 = time.perf_counter()
         import ui.frame  # noqa: F401  (torch, plotly, pandas, the app's packages: every run needs them, a visitor's too)
 
         report["imports"] = time.perf_counter() - t0
         for lang in LANGS:
             for page in PAGES:
-                if not wait_for_quiet():
-                    raise TimeoutError("visitors all along: the pages are warm by their own runs")
-                report[f"{page or 'home'}?{lang}"] = visit(server, page, lang)
+                for _ in range(TRIES):
+                    if not wait_for_quiet():
+                        raise TimeoutError("visitors all along: the pages are warm by their own runs")
+                    with contextlib.suppress(Yielded):
+                        report[f"{page or 'home'}?{lang}"] = visit(server, page, lang)
+                        break
         _LOG.info("warm-up: %d pages in %.1f s (%s)", len(report) - 1, time.perf_counter() - started,
-                  ", ".join(f"{k} {v:.1f} s" for k, v in report.items()))
+                  ", ".join(f"{k} {v:.1f} s" for k, v in report.items()))  # fmt: skip
     except Exception as exc:  # a slower first visit, nothing worse
         _LOG.warning("warm-up stopped: %s: %s", type(exc).__name__, exc)
     finally:
+        sys.setswitchinterval(switch)
         done.set()
 
 
@@ -172,7 +195,8 @@ def _healthy(server: str) -> bool:
 
 def visit_page(server: str, page: str, lang: str, timeout: float = 120.0) -> float:
     """Open `page` in `lang` over the server's websocket as a browser does (its first run), wait until the run has
-    finished, close the session. Returns the seconds the run took; an error shown on the page raises."""
+    finished, close the session. Returns the seconds the run took; an error shown on the page raises, and a visitor
+    who arrives meanwhile stops the run (Yielded)."""
     from streamlit.proto.BackMsg_pb2 import BackMsg
     from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
     from websockets.sync.client import connect
@@ -181,13 +205,21 @@ def visit_page(server: str, page: str, lang: str, timeout: float = 120.0) -> flo
     msg.rerun_script.page_name = page
     msg.rerun_script.query_string = f"{PARAM}=1"
     msg.rerun_script.context_info.locale = "zh-CN" if lang == "zh" else "en-US"  # the page's language follows it
-    t0 = time.perf_counter()
+    t0, since = time.perf_counter(), time.monotonic()
     with connect(f"ws://{server}/_stcore/stream", subprotocols=["streamlit"], max_size=None, open_timeout=timeout,
                  close_timeout=1, additional_headers={HEADER: "1"}) as ws:  # fmt: skip
         ws.send(msg.SerializeToString())
         deadline = time.monotonic() + timeout
         while True:
-            raw = ws.recv(timeout=max(0.1, deadline - time.monotonic()))
+            if visitor_since(since):
+                ws.send(BackMsg(stop_script=True).SerializeToString())
+                raise Yielded(page)
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"/{page} ({lang}) did not finish in {timeout:.0f} s")
+            try:
+                raw = ws.recv(timeout=0.05)
+            except TimeoutError:
+                continue
             fm = ForwardMsg.FromString(raw if isinstance(raw, bytes) else raw.encode())
             kind = fm.WhichOneof("type")
             if kind == "delta" and fm.delta.new_element.WhichOneof("type") == "exception":
