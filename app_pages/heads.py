@@ -60,7 +60,7 @@ def all_heads() -> None:
         shared_scale=shared, lang=lang, style=style, highlight_row=highlight,
     )  # fmt: skip
     st.session_state["_heads_highlighted"] = query
-    show(fig, key="heads_tiled")
+    show(fig, key="heads_tiled", title=tr(f"qty.{quantity}"))
 
 
 @st.fragment

@@ -23,7 +23,9 @@ st.latex(
 )
 st.subheader(tr("home.flow", h=settings.n_heads, d=settings.d_model, dk=settings.d_k, L=scene.len_q))
 labels = {k: tr(f"home.flow_{k}") for k in ("input", "head", "concat", "output", "softmax")}
-st.graphviz_chart(pipeline_dot(scene.len_q, scene.len_k, settings.d_model, settings.n_heads, labels), width="stretch")
+described = tr("a11y.pipeline", L=scene.len_q, Lk=scene.len_k, d=settings.d_model, h=settings.n_heads, dk=settings.d_k)
+st.graphviz_chart(pipeline_dot(scene.len_q, scene.len_k, settings.d_model, settings.n_heads, labels, title=described,
+                               dark=ctx.style.dark), width="stretch")  # fmt: skip
 first_screen.end()  # a session's first run ends with the diagram (ui/first_screen.py)
 
 st.subheader(tr("home.where"))

@@ -71,10 +71,10 @@ if lab.running:  # train in chunks of ~0.4 s; a click on Stop (or anything) inte
                 st.caption(tr("busy.one_other_training") if others == 1 else tr("lab.sharing", n=others))
             left, right = st.columns(2)
             fig_loss, fig_pattern = curves(t)
-            with left:
-                show(fig_loss, key=f"lab_live_loss_{n}")
+            with left:  # redrawn every chunk: their numbers come with the final charts below
+                show(fig_loss, key=f"lab_live_loss_{n}", numbers=False)
             with right:
-                show(fig_pattern, key=f"lab_live_pattern_{n}")
+                show(fig_pattern, key=f"lab_live_pattern_{n}", numbers=False)
         n += 1
     if not lab.running:  # finished: redraw the controls (enabled again) and the results
         st.rerun()

@@ -4,6 +4,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
+from explorer.baselines import real_heads_baseline
 from figures import attention_lines, head_similarity_figure, matrix_heatmap, tiled_heads
 from mha_core import contribution_similarity
 from pretrained.encoder import DEFAULT_MAX_TOKENS, encode_text
@@ -57,16 +58,17 @@ titles = [tr("minilm.tile", layer=la + 1, head=h + 1) for la in range(n_layers) 
 show(cached_figure(
     tiled_heads, weights.reshape(n_layers * n_heads, length, length), labels, labels, tile_titles=titles,
     max_cols=n_heads, lang=lang, style=style,
-), key="minilm_all")  # fmt: skip
+), key="minilm_all", title=tr("minilm.overview"))  # fmt: skip
 
 st.header(tr("minilm.types"))
 scores = pattern_scores(weights)  # {pattern: (layers, heads)}
-st.markdown(tr("minilm.types_text", uniform=f"{1 / length:.2f}"))
+base = real_heads_baseline(text)  # random heads of the same shapes on the same inputs
+st.markdown(tr("minilm.types_text", uniform=f"{1 / length:.2f}", n=base.distance_random.size))
 best = best_heads(scores)
 st.table(pd.DataFrame(
-    [(tr(f"minilm.pattern.{p}"), tr("minilm.tile", layer=best[p][0] + 1, head=best[p][1] + 1), f"{best[p][2]:.2f}")
-     for p in PATTERNS if p in best],
-    columns=[tr("minilm.col_type"), tr("minilm.col_head"), tr("minilm.col_score")],
+    [(tr(f"minilm.pattern.{p}"), tr("minilm.tile", layer=best[p][0] + 1, head=best[p][1] + 1), f"{best[p][2]:.2f}",
+      f"{base.patterns_random[p]:.2f}") for p in PATTERNS if p in best],
+    columns=[tr("minilm.col_type"), tr("minilm.col_head"), tr("minilm.col_score"), tr("minilm.col_random")],
 ))  # fmt: skip
 present = [p for p in PATTERNS if not np.isnan(scores[p]).all()]
 show(cached_figure(
@@ -74,7 +76,19 @@ show(cached_figure(
     [str(h + 1) for h in range(n_heads)], tile_titles=[tr(f"minilm.pattern.{p}") for p in present],
     max_cols=3, row_title=tr("minilm.layer"), col_title=tr("minilm.head"), value_name=tr("minilm.score"),
     lang=lang, style=style, numbered=False,
-), key="minilm_types")  # fmt: skip
+), key="minilm_types", title=tr("minilm.types"))  # fmt: skip
+
+st.subheader(tr("minilm.distance.title"))
+dist = base.distance_trained  # (layers, heads)
+lo_at = np.unravel_index(int(dist.argmin()), dist.shape)
+st.markdown(tr("minilm.distance.text", L=length, uniform=f"{base.distance_uniform:.1f}",
+               rlo=f"{base.distance_random.min():.1f}", rhi=f"{base.distance_random.max():.1f}", lo=f"{dist.min():.1f}",
+               ll=lo_at[0] + 1, lh=lo_at[1] + 1, hi=f"{dist.max():.1f}"))  # fmt: skip
+show(cached_figure(
+    matrix_heatmap, dist, [str(la + 1) for la in range(n_layers)], [str(h + 1) for h in range(n_heads)],
+    title=tr("minilm.distance.fig"), kind="plain", row_title=tr("minilm.layer"), col_title=tr("minilm.head"),
+    value_name=tr("minilm.distance.fig"), numbered=False, lang=lang, style=style,
+), key="minilm_distance")  # fmt: skip
 
 st.header(tr("minilm.one_head"))
 default_layer, default_head, _ = best.get("previous", (0, 0, 0.0))
@@ -90,7 +104,9 @@ st.subheader(tr("minilm.contrib"))
 att = enc.layers[layer].attention  # our AttentionTrace of this layer (unbatched: q (h, L, d_k))
 sim = contribution_similarity(att.head_outputs, att.w_o_heads.detach()).numpy()
 off = sim[~np.eye(n_heads, dtype=bool)]
-st.markdown(tr("minilm.contrib_text", layer=layer + 1, mean=f"{np.abs(off).mean():.2f}", hi=f"{off.max():.2f}"))
+rnd = base.contrib_random[layer]  # random heads on this layer's input
+st.markdown(tr("minilm.contrib_text", layer=layer + 1, mean=f"{np.abs(off).mean():.2f}", hi=f"{off.max():.2f}",
+               rlo=f"{rnd.min():.2f}", rhi=f"{rnd.max():.2f}"))  # fmt: skip
 show(cached_figure(head_similarity_figure, sim, tr("hs.fig"), value_name="cos", lang=lang, style=style),
      key="minilm_contrib")  # fmt: skip
 

@@ -1,13 +1,18 @@
 """Why multi-head, tested: note 004's arguments computed on the current setting (low-rank heads, heads as terms
 of a sum, the kernel view, F_h against F_1 at fixed d_model, and what more heads cost)."""
 
+from dataclasses import replace
+
 import pandas as pd
 import streamlit as st
 
 from explorer.note004 import note004_data
 from figures import matrix_heatmap
 from figures.note004 import basis_figure, bottleneck_figure, head_cost_figure
-from mha_core.note004 import head_counts, kernel_view, time_by_heads
+from mha_core.note004 import head_counts, kernel_sum_check, kernel_view, time_by_heads
+from training import DEFAULTS
+from training.figures import symmetry_figure
+from training.symmetry import symmetry_breaking
 from ui.chart_element import show
 from ui.context import get_context
 from ui.errata_links import errata_links
@@ -61,6 +66,8 @@ kv = kernel_view(sc.x_in, sc.w_q_heads[kh], sc.w_k_heads[kh], s.scale, *sc.qk_bi
 a, bb = kv.pair
 st.markdown(tr("n4.kernel.numbers", n=kh + 1, asym=f"{kv.asymmetry:.2f}", gap=f"{kv.max_pair_gap:.2f}",
                a=sc.labels[a], b=sc.labels[bb], eig=f"{kv.min_eig_sym:.3g}", tied=f"{kv.tied_min_eig:.3g}"))
+ks = kernel_sum_check(sc.masked_scores, sc.v, sc.w_o_heads)
+st.caption(tr("n4.kernel.sum", gap=f"{ks.output_gap:.3g}", scale=f"{ks.output_scale:.3g}"))
 for col, (m, title, tag) in zip(st.columns(3), ((kv.scores, "n4.kernel.s", "s"), (kv.scores.T, "n4.kernel.st", "st"),
                                                 (kv.tied_scores, "n4.kernel.tied", "tied")), strict=True):  # fmt: skip
     with col:
@@ -100,3 +107,18 @@ show(head_cost_figure([c.n_heads for c in costs], [c.matmul_mults for c in costs
 if seconds is not None and len(timing_heads) > 1:
     st.caption(tr("n4.cost.timed", L=length, h1=timing_heads[0], h2=timing_heads[-1], t1=f"{seconds[0] * 1000:.2f}",
                   t2=f"{seconds[-1] * 1000:.2f}", x=f"{seconds[-1] / seconds[0]:.2f}"))  # fmt: skip
+
+# ---- 6. symmetry breaking
+st.header(tr("n4.sym.title"))
+st.markdown(tr("n4.sym.text"))
+sym_config = replace(DEFAULTS["previous"], steps=200)
+if st.button(tr("n4.sym.run", steps=sym_config.steps), key="n4_sym_run", icon=":material/model_training:"):
+    with st.spinner(tr("n4.sym.running")):
+        st.session_state["n4_sym"] = symmetry_breaking(sym_config)
+sym = st.session_state.get("n4_sym")
+if sym is not None:
+    show(symmetry_figure(sym.steps, sym.gap_tied, sym.gap_random, lang=lang, style=style), key="n4_sym_fig")
+    scores = [", ".join(f"{v:.2f}" for v in p.ravel()) for p in (sym.pattern_tied, sym.pattern_random)]
+    st.markdown(tr("n4.sym.result", steps=sym.steps[-1], task=tr("lab.task.previous"), tied=f"{sym.gap_tied[-1]:.1g}",
+                   rand=f"{sym.gap_random[-1]:.2f}", pt=scores[0], pr=scores[1], at=f"{sym.accuracy_tied:.0%}",
+                   ar=f"{sym.accuracy_random:.0%}"))  # fmt: skip

@@ -4,6 +4,7 @@ self- vs cross-attention, and two scoring functions on the same input."""
 import streamlit as st
 
 from explorer import head_subspace_overlap, off_diagonal, output_by_head
+from explorer.shown import average_check, column_view
 from figures import matrix_heatmap, tiled_heads
 from mha_core.why import additive_attention, layer_norm_stats, residual_layer_norm
 from ui.chart_element import show, side_by_side
@@ -12,6 +13,7 @@ from ui.errata_links import errata_links
 from ui.figure_cache import cached_figure
 from ui.frame import outside_frame
 from ui.head_similarity import head_similarity_section
+from ui.latex import latex_matrix
 
 if outside_frame():
     st.stop()
@@ -39,7 +41,19 @@ show(cached_figure(
     tiled_heads, by_head.contributions, list(scene.tokens), None,
     tile_titles=[f"head_{i + 1} W^O_{i + 1}" for i in range(h)], kind="signed", col_title=tr("axis.dimension"),
     lang=lang, style=style,
-), key="sub_contrib")  # fmt: skip
+), key="sub_contrib", title=tr("sub.wo.title"))  # fmt: skip
+
+# ---- more than a weighted average (note 003)
+st.subheader(tr("sub.avg.title"))
+avg = average_check(settings)
+one = f"{avg.gap_one.max():.1g}"
+if avg.fills:
+    st.markdown(tr("sub.avg.fills", Lk=scene.len_k, d=settings.d_model))
+elif h == 1:
+    st.markdown(tr("sub.avg.one_head", one=one))
+else:
+    st.markdown(tr("sub.avg.text", one=one, h=h, lo=f"{avg.gap_heads.min():.2f}", hi=f"{avg.gap_heads.max():.2f}",
+                   scale=f"{avg.scale:.2f}"))  # fmt: skip
 
 # ---- residual and LayerNorm
 st.header(tr("sub.ln.title"))
@@ -62,6 +76,18 @@ if settings.cross:
     st.success(tr("sub.cross.now_cross", Lq=scene.len_q, Lk=scene.len_k))
 else:
     st.info(tr("sub.cross.now_self", L=scene.len_q))
+
+# ---- note 003's column vectors (d2l) beside the app's rows, with the same numbers
+st.header(tr("sub.d2l.title"))
+st.markdown(tr("sub.d2l.text"))
+c1, c2 = st.columns(2)
+dh = c1.selectbox(tr("sub.d2l.head"), range(h), format_func=lambda i: heads[i], key="sub_d2l_head")
+dt = c2.selectbox(tr("sub.d2l.token"), range(scene.len_q), format_func=lambda i: scene.labels[i], key="sub_d2l_token")
+cv, shown = column_view(scene, dh, dt), min(settings.d_k, 4)  # 4 entries: the row fits a phone
+st.latex(rf"W_{{{dh + 1}}}^{{(q)}}\,q = {latex_matrix(cv.d2l[:shown], max_cells=8)}")  # one per line: fits a phone
+st.latex(rf"x_{{{dt}}} W_{{{dh + 1}}}^Q = {latex_matrix(cv.app[:, :shown], max_cells=8)}")
+st.caption(tr("sub.d2l.gap", gap=f"{cv.gap:.1g}")
+           + (" " + tr("sub.d2l.first", n=shown, dk=settings.d_k) if settings.d_k > shown else ""))  # fmt: skip
 
 # ---- scoring functions
 st.header(tr("sub.score.title"))

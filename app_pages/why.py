@@ -8,7 +8,7 @@ from explorer import model_rows, valid_head_counts, weight_blocks
 from figures import tiled_heads
 from figures.why import cost_figure, fused_weight_figure, parameter_figure, scaling_figure
 from mha_core import operation_counts, parameter_count
-from mha_core.why import cost_curve, scaling_experiment, score_bytes, time_forward
+from mha_core.why import architecture_costs, cost_curve, scaling_experiment, score_bytes, time_forward
 from ui.chart_element import show
 from ui.context import get_context
 from ui.errata_links import errata_links
@@ -76,6 +76,17 @@ st.markdown(tr("why.cost.memory", L=scene.len_q, now=f"{now_kib:.1f}",
                big=f"{score_bytes(4096, 4096, settings.n_heads) / mb:,.0f}", h=settings.n_heads))  # fmt: skip
 st.subheader(tr("why.table.title"))
 st.markdown(tr("why.table.md"))
+st.markdown(f"**{tr('why.arch.title')}** " + tr("why.arch.text"))
+c1, c2, c3 = st.columns(3)
+n = int(c1.number_input(tr("why.arch.n"), 1, 1_000_000, max(scene.len_q, 2), key="why_arch_n"))
+dd = int(c2.number_input(tr("why.arch.d"), 1, 100_000, settings.d_model, key="why_arch_d"))
+kk = int(c3.number_input(tr("why.arch.k"), 2, 99, 3, key="why_arch_k"))
+st.table(pd.DataFrame(
+    [(tr(f"why.arch.{r.name}"), f"{r.mults:,}", f"{r.sequential:,}", f"{r.path:,}")
+     for r in architecture_costs(n, dd, kk)],
+    columns=[tr("why.arch.col_layer"), tr("why.arch.col_mults"), tr("why.arch.col_seq"), tr("why.arch.col_path")],
+).set_index(tr("why.arch.col_layer")))  # fmt: skip
+st.caption(tr("why.arch.ratio", ratio=f"{n / dd:.3g}", n=f"{n:,}"))
 
 # ---- 3. parameters do not depend on h
 st.header(tr("why.params.title"))
@@ -97,7 +108,7 @@ if d <= 256:
     show(cached_figure(
         tiled_heads, blocks, None, None, kind="signed", max_cols=min(h_view, 8), row_title=tr("why.params.input_dim"),
         col_title="d_k", lang=lang, style=style,
-    ), key="why_blocks")  # fmt: skip
+    ), key="why_blocks", title=tr("why.params.pick_h"))  # fmt: skip
 else:
     st.info(tr("why.params.too_big", d=d))
 

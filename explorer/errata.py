@@ -10,19 +10,22 @@ import torch
 
 from i18n import t
 from i18n.catalog_errata import ERRATA
-from mha_core import operation_counts, parameter_count
+from mha_core import MultiHeadAttention, operation_counts, parameter_count
 from mha_core.note004 import (
     cost_by_heads,
     heads_reading_input,
     inclusion_check,
+    kernel_sum_check,
     kernel_view,
+    linearity_check,
     rho_extremes,
     subspace_overlap,
 )
 from mha_core.why import head_contributions
 
-from .pipeline import Scene, run_scene
-from .presets import apply_preset
+from .models import REAL_MODELS
+from .pipeline import NOTE_002_SIZES, Scene, run_scene, traced_shapes
+from .presets import WORKED_EXAMPLE, apply_preset
 from .settings import Settings
 
 BY_ID = {e["id"]: e for e in ERRATA}
@@ -51,6 +54,49 @@ def _worked_q() -> tuple[str, str]:
     return _matrix(sc.q[0]), _matrix(sc.q[1])
 
 
+def _pct(part: int, total: int) -> str:
+    share = 100 * part / total if total else 0.0
+    return f"{share:.1f} %" if share < 10 else f"{share:.0f} %"
+
+
+def _shape(dims: tuple[int, ...]) -> str:
+    return " × ".join(str(n) for n in dims)
+
+
+@lru_cache(maxsize=1)
+def _worked_other_kv() -> tuple[float, float]:
+    """Note 001's example finished with two choices of the W_i^K, W_i^V it leaves out: (largest difference of the
+    outputs, largest |output|). The other choice: seeded normal numbers of the app's size (seed 1)."""
+    w = WORKED_EXAMPLE
+    x = torch.tensor(w.x, dtype=torch.float64)
+    wq, wo = torch.tensor(w.w_q_heads, dtype=torch.float64), torch.tensor(w.w_o, dtype=torch.float64)
+    gen = torch.Generator().manual_seed(1)
+    other = [0.5 * torch.randn(wq.shape, generator=gen, dtype=torch.float64) for _ in range(2)]
+    outs = []
+    for wk, wv in ((torch.tensor(w.w_k_heads, dtype=torch.float64), torch.tensor(w.w_v_heads, dtype=torch.float64)),
+                   other):  # fmt: skip
+        mha = MultiHeadAttention.from_head_weights(wq, wk, wv, wo)
+        with torch.no_grad():
+            outs.append(mha(x).output)
+    return float((outs[0] - outs[1]).abs().max()), float(outs[0].abs().max())
+
+
+@lru_cache(maxsize=1)
+def _real_heads_contrib() -> dict[str, str] | None:
+    """The low-correlation erratum on the real model: mean |cos| of different heads' contributions per layer,
+    trained against random heads on the same input; None when the model is not installed."""
+    try:
+        from pretrained.loading import ModelUnavailable
+
+        from .baselines import real_heads_baseline
+
+        b = real_heads_baseline(t("minilm.default_text", "en"))
+    except (ImportError, ModelUnavailable):
+        return None
+    tr, rnd = b.contrib_trained, b.contrib_random
+    return {"lo": f"{tr.min():.2f}", "hi": f"{tr.max():.2f}", "rlo": f"{rnd.min():.2f}", "rhi": f"{rnd.max():.2f}"}
+
+
 def evidence(sc: Scene) -> dict[str, dict[str, str]]:
     """Format fields of each entry's live sentence (errata.<id>.evidence), computed on this Scene."""
     h, d, L = sc.n_heads, sc.d_model, sc.len_q
@@ -65,31 +111,70 @@ def evidence(sc: Scene) -> dict[str, dict[str, str]]:
     one = {c.step: c for c in operation_counts(L, d, 1)}
     q1, q2 = _worked_q()
     fused_gap = float(np.abs(sc.q_fused.reshape(L, h, sc.d_k).transpose(1, 0, 2) - sc.q).max())
+    x_in = np.asarray(sc.x_in, dtype=np.float64)
+    transposed_gap = float(np.abs(x_in @ np.asarray(sc.w_q).T - x_in @ np.asarray(sc.w_q)).max())  # X (W^Q)^T vs X W^Q
     overlap = subspace_overlap(sc.w_q_heads)
     off = overlap[~np.eye(h, dtype=bool)] if h > 1 else np.array([0.0])
     s_rows = sc.scores[0].sum(axis=-1)
+    by_step = {c.step: c for c in operation_counts(L, d, h, len_k=sc.len_k)}
+    total = sum(c.mults for c in by_step.values())
+    proj = sum(by_step[k].mults for k in ("q_proj", "k_proj", "v_proj", "out_proj"))
+    n2 = NOTE_002_SIZES
+    note = {c.step: c for c in operation_counts(n2["len_q"], n2["d_model"], n2["n_heads"])}
+    note_total = sum(c.mults for c in note.values())
+    note_proj = sum(note[k].mults for k in ("q_proj", "k_proj", "v_proj", "out_proj"))
+    shapes = traced_shapes(n2["batch"], n2["len_q"], n2["len_k"], n2["d_model"], n2["n_heads"])
+    wq_cut = np.concatenate(list(sc.w_q_heads), axis=1)  # [W_1^Q | ... | W_h^Q]
+    ks = kernel_sum_check(sc.masked_scores, sc.v, sc.w_o_heads)
+    lin = linearity_check(sc.x_in, sc.w_q_heads, sc.w_k_heads, seed=sc.settings.seed)
+    kv_gap, kv_scale = _worked_other_kv()
+    sizes = {m.name: m for m in REAL_MODELS}
+    base, gpt = sizes["Transformer base (2017)"], sizes["GPT-3 175B (2020)"]
+    one_head = parameter_count(d, 1)
     out: dict[str, dict[str, str]] = {
         "n000_split": {"heads": reading, "h": str(h)},
         "n004_blockdiag": {"heads": reading, "h": str(h)},
         "n000_wo": {"gap": _g(float(np.abs(sc.concat - sc.output).max()))},
         "n000_a": {"lo": f"{s_rows.min():.2f}", "hi": f"{s_rows.max():.2f}"},
         "n000_t": {"d": str(d), "L": str(L), "adds": f"{one['qk'].adds:,}"},
-        "n000_mult": {"h": str(h), "mults": f"{costs[1].matmul_mults:,}", "x": str(h)},
+        "n000_mult": {"h": str(h), "mults": f"{costs[1].matmul_mults:,}", "x": str(h),
+                      "e1": f"{costs[1].exponentials:,}", "eh": f"{costs[h].exponentials:,}"},
         "n001_q": {"q1": q1, "q2": q2},
-        "n001_params": {"d": str(d), "weights": f"{parameter_count(d, h).weights:,}"},
+        "n001_params": {"d": str(d), "h": str(h), "mh": f"{parameter_count(d, h).weights:,}",
+                        "s4": f"{one_head.weights:,}", "s3": f"{one_head.weights - one_head.w_o:,}"},
         "n001_orth": {"cos": f"{off.max():.2f}"},
         "n001_f": {"gap": _g(sum_gap)},
-        "n001_parallel": {"steps": str(len(operation_counts(L, d, 1))), "h": str(h), "L": str(L)},
-        "n004_stack": {"dk": str(sc.d_k), "gap": _g(fused_gap)},
+        "n001_parallel": {"L": str(L), "d": str(d), "dk": str(sc.d_k), "h": str(h), "n1": f"{L * sc.len_k:,}",
+                          "nh": f"{h * L * sc.len_k:,}", "mults": f"{by_step['qk'].mults:,}",
+                          "steps": str(len(by_step))},
+        "n000_unified": {"d": str(d), "dk": str(sc.d_k), "h": str(h), "wgap": _g(float(np.abs(wq_cut - sc.w_q).max())),
+                         "gap": _g(fused_gap)},
+        "n000_qkonly": {"L": str(L), "d": str(d), "total": f"{total:,}", "qk": _pct(by_step["qk"].mults, total),
+                        "av": _pct(by_step["weights_v"].mults, total), "proj": _pct(proj, total),
+                        "n_qk": _pct(note["qk"].mults, note_total), "n_proj": _pct(note_proj, note_total)},
+        "n001_kv": {"gap": _g(kv_gap), "scale": _g(kv_scale)},
+        "n001_learn": {"h": str(h), "weights": f"{parameter_count(d, h).weights:,}", "heads": reading,
+                       "cos": f"{off.max():.2f}"},
+        "n002_head": {"all": _shape(shapes["head_outputs"]), "one": _shape(shapes["head_i"]),
+                      "concat": _shape(shapes["concat"])},
+        "n004_mkl": {"gap": _g(ks.output_gap), "scale": _g(ks.output_scale), "wgap": _g(ks.weight_gap)},
+        "n004_nonlinear": {"proj": _g(lin.projection_gap), "bil": _g(lin.bilinear_gap), "rank": str(lin.m_rank),
+                           "soft": _g(lin.softmax_gap)},
+        "n004_gpt3": {"t_d": f"{base.d_model:,}", "t_h": str(base.n_heads), "t_dk": str(base.d_model // base.n_heads),
+                      "g_d": f"{gpt.d_model:,}", "g_h": str(gpt.n_heads), "g_dk": str(gpt.d_model // gpt.n_heads),
+                      "h_same": str(gpt.d_model // (base.d_model // base.n_heads))},
+        "n004_stack": {"dk": str(sc.d_k), "gap": _g(fused_gap), "tgap": _g(transposed_gap)},
         "n004_kernel": {"asym": f"{kv.asymmetry:.2f}", "eig": f"{kv.min_eig_sym:.3g}",
                         "tied": f"{kv.tied_min_eig:.3g}"},
         "n004_fh": {"d": str(d), "r1": str(incl[0].single_rank), "h0": str(fails[0]) if fails else "—"},
         "n004_asym": {"gap": f"{kv.max_pair_gap:.2f}"},
         "n004_basis": {"h": str(h), "gap": _g(sum_gap)},
-        "n004_lowcorr": {},
         "n004_free": {"L": str(L), "mults": f"{costs[1].matmul_mults:,}", "e1": f"{costs[1].exponentials:,}",
                       "eh": f"{costs[h].exponentials:,}", "h": str(h)},
     }  # fmt: skip
+    real = _real_heads_contrib()
+    if real is not None:
+        out["n004_lowcorr"] = real
     if h > 1:
         lo, hi, _, _ = rho_extremes(sc.head_outputs, 0, 1)
         out["n004_rho"] = {"lo": f"{lo:.2f}", "hi": f"{hi:.2f}", "now": f"{sc.head_sim[0, 1]:.2f}"}
@@ -98,7 +183,8 @@ def evidence(sc: Scene) -> dict[str, dict[str, str]]:
 
 # ------------------------------------------------------------------------------------------ README
 README_START = "## Where the lecture notes are wrong"
-PAGE_KEYS = {url: f"page.{url}" for url in ("why", "subspaces", "note004", "heads", "steps", "worked", "minilm")}
+PAGE_KEYS = {url: f"page.{url}" for url in ("why", "subspaces", "note004", "heads", "steps", "worked", "minilm",
+                                             "lab")}
 
 
 def readme_section() -> str:

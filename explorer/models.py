@@ -34,3 +34,32 @@ def model_rows(models: tuple[ModelSize, ...] = REAL_MODELS) -> list[tuple[str, i
         (m.name, m.d_model, m.n_heads, m.d_model // m.n_heads, m.layers, parameter_count(m.d_model, m.n_heads).total)
         for m in models
     ]
+
+
+@dataclass(frozen=True)
+class DecoderSize:
+    """A decoder's published attention sizes: layers, h query heads, g K/V heads, d_k; context in tokens."""
+
+    name: str
+    layers: int
+    n_heads: int
+    n_kv_heads: int
+    d_k: int
+    d_model: int
+    context: int
+    source: str
+
+
+# Published sizes only (papers' tables and the models' config.json); every other number on the page is computed.
+LLM_MODELS: tuple[DecoderSize, ...] = (
+    DecoderSize("GPT-3 175B (2020)", 96, 96, 96, 128, 12288, 2048, "Brown et al. 2020, Table 2.1 (n_ctx 2048)"),
+    DecoderSize("Llama-2-7B (2023)", 32, 32, 32, 128, 4096, 4096,
+                "Touvron et al. 2023, Table 1; meta-llama/Llama-2-7b-hf config.json"),
+    DecoderSize("Llama-2-70B (2023)", 80, 64, 8, 128, 8192, 4096,
+                "Touvron et al. 2023, Table 1 (GQA) and §2.2; meta-llama/Llama-2-70b-hf config.json"),
+    DecoderSize("Mistral-7B (2023)", 32, 32, 8, 128, 4096, 8192, "Jiang et al. 2023, Table 1 (window 4096)"),
+    DecoderSize("Qwen2-7B (2024)", 28, 28, 4, 128, 3584, 32768,
+                "Yang et al. 2024 (Qwen2 report), Table 1; Qwen/Qwen2-7B config.json"),
+    DecoderSize("Qwen2-72B (2024)", 80, 64, 8, 128, 8192, 32768,
+                "Yang et al. 2024 (Qwen2 report), Table 1; Qwen/Qwen2-72B config.json"),
+)  # fmt: skip

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, fields
+from functools import lru_cache
 
 import numpy as np
 import torch
@@ -284,29 +285,61 @@ def _batch_scene(s: Settings) -> Scene:
     return dataclasses.replace(items[0], batch=tuple(items), key_padding=_ro(padding))
 
 
-def shape_table(s: Settings, len_q: int, len_k: int, batch: int = 1) -> list[tuple[str, str, str]]:
-    """Note 002's table, live: (tensor, symbolic shape, concrete shape) for the current sizes and a batch of
-    `batch` sentences (the app computes one; the table shows what a batch would hold). The rows follow
-    MultiHeadAttention.forward line by line (three projections, split_heads = view + transpose, the scores,
-    A V, merge_heads = transpose + reshape, W^O); the names are notation and PyTorch code, the same in
-    every language."""
-    h, d, dk, b = s.n_heads, s.d_model, s.d_k, batch
-    return [
-        ("X", "B × L × d_model", f"{b} × {len_q} × {d}"),
-        ("W^Q, W^K, W^V", "d_model × d_model", f"{d} × {d}"),
-        ("W_i^Q, W_i^K, W_i^V", "d_model × d_k", f"{d} × {dk}"),
-        ("Q = X W^Q", "B × L × d_model", f"{b} × {len_q} × {d}"),
-        ("K = X W^K, V = X W^V", "B × L_k × d_model", f"{b} × {len_k} × {d}"),
-        ("split_heads(Q): .reshape(B, L, h, d_k)", "B × L × h × d_k", f"{b} × {len_q} × {h} × {dk}"),
-        ("Q_i: .transpose(1, 2)", "B × h × L × d_k", f"{b} × {h} × {len_q} × {dk}"),
-        ("K_i, V_i", "B × h × L_k × d_k", f"{b} × {h} × {len_k} × {dk}"),
-        ("S_i = Q_i K_i^T / √d_k, mask, A_i = softmax", "B × h × L × L_k", f"{b} × {h} × {len_q} × {len_k}"),
-        ("head_i = A_i V_i", "B × h × L × d_k", f"{b} × {h} × {len_q} × {dk}"),
-        ("merge_heads: .transpose(1, 2)", "B × L × h × d_k", f"{b} × {len_q} × {h} × {dk}"),
-        ("Concat: .reshape(B, L, h·d_k)", "B × L × d_model", f"{b} × {len_q} × {h * dk}"),
-        ("W^O", "(h·d_k) × d_model", f"{h * dk} × {d}"),
-        ("Y = Concat W^O", "B × L × d_model", f"{b} × {len_q} × {d}"),
+NOTE_002_SIZES = {"batch": 32, "len_q": 20, "len_k": 20, "d_model": 512, "n_heads": 8}  # note 002's B, T, d_model, h
+MAX_SHAPE_BATCH = 64  # the shape table runs the core on a batch this large at most (B x L x d_model floats)
+
+
+@lru_cache(maxsize=8)
+def traced_shapes(batch: int, len_q: int, len_k: int, d_model: int, n_heads: int) -> dict[str, tuple[int, ...]]:
+    """The shapes of a real forward pass on a random batch of `batch` sequences: the core is run (not its shapes
+    relabelled), and each tensor of note 002's table is read from the trace. "q_i", "scores_i" and "head_i" are
+    ONE head (index 0 of the head axis); "q", "scores" and "head_outputs" hold all h heads."""
+    if not 1 <= batch <= MAX_SHAPE_BATCH:
+        raise ValueError(f"batch must be 1 to {MAX_SHAPE_BATCH}, got {batch}")
+    gen = torch.Generator().manual_seed(0)
+    x = torch.randn(batch, len_q, d_model, generator=gen)  # (B, L, d_model)
+    mem = torch.randn(batch, len_k, d_model, generator=gen)  # (B, L_k, d_model)
+    mha = MultiHeadAttention(AttentionConfig(d_model=d_model, n_heads=n_heads, bias=False))
+    with torch.no_grad():
+        tr = mha(x, key=mem if len_k != len_q else None)
+    q_split = tr.q_fused.reshape(batch, len_q, n_heads, d_model // n_heads)  # before the transpose
+    shapes = {
+        "x": tr.query, "w": tr.w_q, "w_i": tr.w_q_heads[0], "q_fused": tr.q_fused, "k_fused": tr.k_fused,
+        "q_split": q_split, "q": tr.q, "q_i": tr.q[:, 0], "k": tr.k, "scores": tr.weights, "scores_i": tr.weights[:, 0],
+        "head_outputs": tr.head_outputs, "head_i": tr.head_outputs[:, 0], "merge": tr.head_outputs.transpose(1, 2),
+        "concat": tr.concat, "w_o": tr.w_o, "output": tr.output,
+    }  # fmt: skip
+    return {name: tuple(t.shape) for name, t in shapes.items()}
+
+
+def shape_table(s: Settings, len_q: int, len_k: int, batch: int = 1, one: str = "one head",
+                every: str = "all heads") -> list[tuple[str, str, str]]:
+    """Note 002's table, live: (tensor, symbolic shape, shape of the tensor in a real forward pass) for the current
+    sizes and a batch of `batch` sentences (traced_shapes runs the core on such a batch). The rows follow
+    MultiHeadAttention.forward line by line; rows marked "one head" are head i alone (note 002 writes head_i with
+    the h axis of all heads). The names are notation and PyTorch code, the same in every language, except the words
+    `one` and `every` (translated by the caller). Cells are Markdown: st.table draws their LaTeX."""
+    got = traced_shapes(batch, len_q, len_k, s.d_model, s.n_heads)
+    rows = [
+        ("$X$", "B × L × d_model", "x"),
+        ("$W^Q, W^K, W^V$", "d_model × d_model", "w"),
+        ("$W_i^Q, W_i^K, W_i^V$", "d_model × d_k", "w_i"),
+        ("$Q = X W^Q$", "B × L × d_model", "q_fused"),
+        ("$K = X W^K,\\ V = X W^V$", "B × L_k × d_model", "k_fused"),
+        ("`split_heads(Q)`: `.reshape(B, L, h, d_k)`", "B × L × h × d_k", "q_split"),
+        (f"$Q_1 \\dots Q_h$: `.transpose(1, 2)` ({every})", "B × h × L × d_k", "q"),
+        (f"$Q_i$ ({one})", "B × L × d_k", "q_i"),
+        (f"$K_1 \\dots K_h,\\ V_1 \\dots V_h$ ({every})", "B × h × L_k × d_k", "k"),
+        (f"$S = QK^\\top / \\sqrt{{d_k}},\\ A = \\mathrm{{softmax}}(S)$ ({every})", "B × h × L × L_k", "scores"),
+        (f"$S_i, A_i$ ({one})", "B × L × L_k", "scores_i"),
+        (f"$\\mathrm{{head}}_1 \\dots \\mathrm{{head}}_h$ = $A V$ ({every})", "B × h × L × d_k", "head_outputs"),
+        (f"$\\mathrm{{head}}_i = A_i V_i$ ({one})", "B × L × d_k", "head_i"),
+        ("`merge_heads`: `.transpose(1, 2)`", "B × L × h × d_k", "merge"),
+        ("$\\mathrm{Concat}$: `.reshape(B, L, h·d_k)`", "B × L × d_model", "concat"),
+        ("$W^O$", "(h·d_k) × d_model", "w_o"),
+        ("$Y = \\mathrm{Concat}\\, W^O$", "B × L × d_model", "output"),
     ]
+    return [(name, symbolic, " × ".join(str(n) for n in got[key])) for name, symbolic, key in rows]
 
 
-__all__ = ["LIMITS", "Scene", "run_scene", "shape_table"]
+__all__ = ["LIMITS", "MAX_SHAPE_BATCH", "NOTE_002_SIZES", "Scene", "run_scene", "shape_table", "traced_shapes"]

@@ -30,20 +30,24 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Callable
 from typing import Any
 
 import i18n
 
 from .pipeline import Scene, run_scene
-from .quiz_bank import MAKERS, keys_text, num, shape_text
+from .quiz_bank import MAKERS as BANK_MAKERS
+from .quiz_bank import keys_text, num, shape_text
+from .quiz_llm import LLM_KINDS, LLM_MAKERS
 from .quiz_model import Msg, Option, Question, Trap, check_answer, feedback, parse_answer
 from .settings import Settings
 
 KINDS: tuple[str, ...] = (
     "d_k", "shape", "params", "heads_params", "softmax_weight", "score_by_hand", "argmax", "mask_causal",
     "mask_padding", "cross_shape", "qk_mults", "cost_scaling", "entropy_scaling", "permutation", "pe_wavelength",
-    "note001_entry", "note_error", "stacked_wq", "note002_shape",
+    "note001_entry", "note_error", "stacked_wq", "note002_shape", *LLM_KINDS,
 )  # fmt: skip
+MAKERS = {**BANK_MAKERS, **LLM_MAKERS}  # the notes' kinds, then those of today's decoders (explorer/quiz_llm.py)
 
 
 VARIETY = 6  # the questions of one kind cycle after this many seeds (fewer where a setting allows fewer)
@@ -83,11 +87,15 @@ def make_questions(scene: Scene, seed: int, lang: str = "en") -> list[Question]:
     return [q for q in drawn if q is not None]
 
 
-def text(msg: Msg, lang: str) -> str:
-    """A Msg in `lang` (a literal stays as it is); integers are written with thousands separators."""
+def text(msg: Msg, lang: str, escape: Callable[[str], str] | None = None) -> str:
+    """A Msg in `lang` (a literal stays as it is); integers are written with thousands separators. `escape`, when
+    given, is applied to the literal and to every text argument (token labels are user text), not to the
+    catalogue's own string: its Markdown (links to the errata, LaTeX) stays live, as in the live class."""
+    esc = escape or str
     if not msg.key:
-        return str(msg.args.get("text", ""))
-    args = {k: f"{v:,}" if isinstance(v, int) and not isinstance(v, bool) else v for k, v in msg.args.items()}
+        return esc(str(msg.args.get("text", "")))
+    args = {k: f"{v:,}" if isinstance(v, int) and not isinstance(v, bool) else esc(v) if isinstance(v, str) else v
+            for k, v in msg.args.items()}  # fmt: skip
     return i18n.t(msg.key, lang, **args)
 
 

@@ -182,8 +182,10 @@ def qk_mults(sc: Scene, rng: random.Random) -> Question:
     return _typed("qk_mults", _m("qk_mults", f"prompt_{scope}", step=_STEP[step], **args), explain, answer, traps)
 
 
-_STEP = {"qk": "Q_i K_iᵀ", "av": "A_i V_i", "proj": "X W^Q"}
-_STEP_ALL = {"qk": "Q Kᵀ", "av": "A V", "proj": "X W^Q"}  # all heads at once
+# Plain text (a message argument is escaped as user text is): Unicode sub- and superscripts where they exist; a
+# superscript Q does not (U+A7F4 is missing from common fonts), so the projection is named by its output Q.
+_STEP = {"qk": "Qᵢ Kᵢᵀ", "av": "Aᵢ Vᵢ", "proj": "Q = X W"}
+_STEP_ALL = {"qk": "Q Kᵀ", "av": "A V", "proj": "Q = X W"}  # all heads at once
 
 
 def cost_scaling(sc: Scene, rng: random.Random) -> Question:

@@ -56,11 +56,11 @@ def _encodable(text: str) -> bool:
 def settings_from_json(raw: bytes | str) -> tuple[Settings, str | None]:
     """Parse and check a settings file: (Settings, language or None). Raises SettingsFileError."""
     if isinstance(raw, str):
-        raw = raw.encode("utf-8", errors="replace")
+        raw = raw.encode("utf-8", errors="replace")  # a leading U+FEFF becomes the byte-order mark, dropped below
     if len(raw) > MAX_BYTES:
         raise SettingsFileError("too_big", limit=MAX_BYTES // 1024)
     try:
-        text = raw.decode("utf-8")
+        text = raw.decode("utf-8-sig")  # a byte-order mark (Windows Notepad writes one) is not part of the JSON
         data = json.loads(text, parse_constant=_reject_constant)
     except SettingsFileError:
         raise

@@ -17,7 +17,7 @@ from .style import (
     axis,
     base_layout,
     format_values,
-    head_color,
+    head_dash,
     json_values,
     label_step,
     safe_label,
@@ -80,7 +80,7 @@ def query_bars(
         bar = go.Bar(
             x=list(range(n_keys)),
             y=json_values(w[k]),
-            marker_color=head_color(k),
+            marker_color=style.head_color(k),
             customdata=[[safe_template(names[k]), key_hover[j], raw[k, j]] for j in range(n_keys)],
             hovertemplate=hover,
             showlegend=False,
@@ -99,7 +99,7 @@ def query_bars(
             row=row + 1, col=col + 1,
         )
         fig.update_yaxes(
-            axis(None, style, range=[0, 1], tickvals=[0, 0.5, 1], showgrid=True, gridcolor="#e6e6e6",
+            axis(None, style, range=[0, 1], tickvals=[0, 0.5, 1], showgrid=True, gridcolor=style.grid_color,
                  tickfont={"size": style.small_size}),
             row=row + 1, col=col + 1,
         )
@@ -159,7 +159,7 @@ def attention_lines(
     for rank, k in enumerate(heads):
         dy = (rank - (len(heads) - 1) / 2) * spread if len(heads) > 1 else 0.0
         name = t("fig.head_n", lang, n=k + 1)
-        color = head_color(k)
+        color = style.head_color(k)
         bounds = [lvl[0] for lvl in LINE_LEVELS[1:]] + [math.inf]
         hx: list[float] = []
         hy: list[float] = []
@@ -183,7 +183,7 @@ def attention_lines(
                 continue
             fig.add_trace(go.Scatter(
                 x=xs or [None], y=json_values(ys) if ys else [None], mode="lines",
-                line={"color": color, "width": style.line_width * width * 0.6},
+                line={"color": color, "width": style.line_width * width * 0.6, "dash": head_dash(k)},
                 opacity=opacity, hoverinfo="skip", name=safe_label(name), legendgroup=f"head{k}",
                 showlegend=strongest,  # one legend entry per head, drawn like its strongest lines
             ))
@@ -194,9 +194,9 @@ def attention_lines(
         ))
     # The two columns of tokens: dots, and tick labels on the left (queries) and right (keys) axes.
     fig.add_trace(go.Scatter(x=[0.0] * n_q, y=json_values(q_y), mode="markers", hoverinfo="skip",
-                             marker={"size": style.marker_size, "color": "#555"}, showlegend=False))
+                             marker={"size": style.marker_size, "color": style.muted_color}, showlegend=False))
     fig.add_trace(go.Scatter(x=[1.0] * n_k, y=json_values(k_y), mode="markers", hoverinfo="skip",
-                             marker={"size": style.marker_size, "color": "#555"}, showlegend=False,
+                             marker={"size": style.marker_size, "color": style.muted_color}, showlegend=False,
                              yaxis="y2"))
 
     row_px = style.font_size * 1.7

@@ -15,20 +15,23 @@ def _esc(s: str) -> str:
     return s.replace("\\", "\\\\").replace('"', '\\"').replace("<", "‹").replace(">", "›")
 
 
-def pipeline_dot(len_q: int, len_k: int, d_model: int, n_heads: int, labels: dict[str, str], max_heads: int = 4) -> str:
+def pipeline_dot(len_q: int, len_k: int, d_model: int, n_heads: int, labels: dict[str, str], max_heads: int = 4,
+                 *, title: str = "pipeline", dark: bool = False) -> str:  # fmt: skip
     """DOT source: X -> per-head projections -> attention per head -> concat -> W^O -> output.
 
     Draws at most `max_heads` head lanes (the last one is head h) with "…" between; `labels` are the
-    translated words: input, head, concat, output, softmax.
+    translated words: input, head, concat, output, softmax. `title` names the graph (its SVG's <title>, what
+    ui/a11y.js gives a screen reader); `dark`: arrows and free text light on the dark screen (at least 3:1 and 4.5:1).
     """
     dk = d_model // n_heads
     lanes = list(range(min(n_heads, max_heads - 1))) + ([n_heads - 1] if n_heads >= max_heads else [])
+    free_text, arrows = ("#f2f2f2", "#b0b0b0") if dark else ("#1a1a1a", "#555555")
     lines = [
-        "digraph G {",
-        '  rankdir=LR; bgcolor="transparent"; nodesep=0.25; ranksep=0.45;',
-        '  node [shape=box, style="rounded,filled", fillcolor="#eef3fb", color="#1f5fbf", '
+        f'digraph "{_esc(title)}" {{',
+        f'  rankdir=LR; bgcolor="transparent"; nodesep=0.25; ranksep=0.45; fontcolor="{free_text}";',
+        '  node [shape=box, style="rounded,filled", fillcolor="#eef3fb", color="#1f5fbf", fontcolor="#1a1a1a", '
         'fontname="Helvetica", fontsize=12];',
-        '  edge [color="#555555"];',
+        f'  edge [color="{arrows}"];',
         f'  X [label="{_esc(labels["input"])}\\nX: {len_q}×{d_model}"];',
         f'  C [label="{_esc(labels["concat"])}\\n{len_q}×{n_heads}·{dk} = {len_q}×{d_model}"];',
         f'  O [label="{_esc(labels["output"])} = Concat · W^O\\n{len_q}×{d_model}"];',
@@ -44,7 +47,7 @@ def pipeline_dot(len_q: int, len_k: int, d_model: int, n_heads: int, labels: dic
         ]
     if n_heads > max_heads:
         lines += [
-            f'  dots [label="… {n_heads - len(lanes)} …", shape=plaintext, style=""];',
+            f'  dots [label="… {n_heads - len(lanes)} …", shape=plaintext, style="", fontcolor="{free_text}"];',
             "  X -> dots -> C [style=dotted];",
         ]
     lines += ["  C -> O;", "}"]

@@ -11,24 +11,23 @@ from dataclasses import dataclass
 
 import numpy as np
 import plotly.graph_objects as go
-from plotly.colors import get_colorscale
 
 from i18n import t
 
 from .heatmap import axis_labels, default_names
 from .resolution import block_labels, reduce_axes
 from .style import (
-    DIVERGING,
-    MASKED_COLOR,
-    PLAIN_SCALE,
-    WEIGHTS_SCALE,
+    MASKED_HATCH,
     FigureStyle,
     axis,
     base_layout,
     color_range,
     colorbar,
+    colorscale,
     format_values,
     json_values,
+    masked_hatch,
+    plot_math,
     safe_label,
     safe_template,
     tick_plan,
@@ -196,10 +195,9 @@ def tiled_heads(
     masked = in_tile & ~finite  # NaN cells get no hover (gaps): masked cells hover on their own layer
 
     if shared_scale:
-        colorscale, lo, hi = color_range(kind, a)
+        scale, lo, hi = color_range(kind, a, dark=style.dark)
     else:
-        plain = WEIGHTS_SCALE if kind == "weights" else PLAIN_SCALE
-        colorscale = DIVERGING if kind in ("signed", "cosine") else plain
+        scale = colorscale(kind, style.dark)
         lo, hi = (-1.0, 1.0) if kind in ("signed", "cosine") else (0.0, 1.0)
     value_ref = "%{z:.4g}" if shared_scale else "%{text}"
     trace = {
@@ -208,8 +206,8 @@ def tiled_heads(
         "x0": 0.5, "dx": 1, "y0": 0.5, "dy": 1,  # cell j spans [j, j + 1]
         "customdata": np.where(finite, labels, None).tolist(),
         **({"text": np.where(finite, raw_cells, None).tolist()} if raw_cells is not None else {}),
-        # spelled out: unvalidated, a name would reach plotly.js, whose "Blues" is not ColorBrewer's
-        "colorscale": get_colorscale(colorscale) if isinstance(colorscale, str) else colorscale,
+        # spelled out (figures.style.colorscale): unvalidated, a name would reach plotly.js, whose "Blues" differs
+        "colorscale": scale,
         "zmin": lo,
         "zmax": hi,
         "hoverongaps": False,
@@ -231,26 +229,30 @@ def tiled_heads(
     if not shared_scale:
         notes.append(safe_label(t("fig.per_head_scale_note", lang)))
     if has_masked:
-        notes.append(safe_label(t("fig.masked_note", lang)))
+        notes.append(safe_label(t("a11y.masked_note", lang)))
     if reduction.reduced:
         notes.append(safe_label(reduction.note(lang)))
 
     data = [trace]
+    ground = MASKED_HATCH["dark" if style.dark else "light"][0]
     if has_masked:
         # Masked cells (-inf scores): a grey layer of their own, so that they have a hover too.
         data.append({
             "type": "heatmap", "z": np.where(masked, 0.0, None).tolist(), "x0": 0.5, "dx": 1, "y0": 0.5, "dy": 1,
             "customdata": np.where(masked, labels, None).tolist(),
-            "colorscale": [[0, MASKED_COLOR], [1, MASKED_COLOR]], "zmin": 0, "zmax": 1, "showscale": False,
+            "colorscale": [[0, ground], [1, ground]], "zmin": 0, "zmax": 1, "showscale": False,
             "hoverongaps": False,
             "hovertemplate": (f"%{{customdata}}<br>({row_name} → {col_name})"
                               f"<br>{val_name}: {safe_template(t('fig.masked', lang))}<extra></extra>"),
         })
+        data.append(masked_hatch(masked, style, x0=0.0, y0=0.0))  # a pattern over them, not grey alone
     # Our own dicts of plain lists: validating them cell by cell cost ~70 % of this function (65k cells at h = 16,
     # L = 64). tests/test_figures_heads.py checks that the figure is the same with validation on.
     fig = go.Figure(data=data, _validate=_VALIDATE)
     fig.update_layout(
         **base_layout(style, safe_label(title) if title else None, height, " · ".join(notes) or None),
+        meta={"tiles": n, "rows": n_rows, "cols": n_cols},  # the tiles' grid, for the text alternative (describe)
+        barmode="overlay",
         xaxis=axis(safe_label(col_title) if col_title else None, style, tickvals=json_values(x_vals),
                    ticktext=x_text, range=[0, x_end], tickfont={"size": x_font}),
         yaxis=axis(safe_label(row_title) if row_title else None, style, tickvals=json_values(y_vals),
@@ -259,7 +261,7 @@ def tiled_heads(
     annotations = []
     for k in range(n):
         tr, tc = divmod(k, grid_cols)
-        text = safe_label(titles[k])
+        text = plot_math(safe_label(titles[k]))  # "head_1 W^O_1": sub/superscripts
         if not shared_scale:
             lo_k, hi_k = ranges[k]
             rng = t("fig.tile_range", lang, lo=f"{lo_k:.3g}", hi=f"{hi_k:.3g}").replace("-", "−")
@@ -271,11 +273,14 @@ def tiled_heads(
         })
     fig.update_layout(annotations=annotations)
     if highlight_row is not None and 0 <= highlight_row < n_rows:
-        frame = {"color": style.text_color, "width": max(2, style.font_size // 7)}
+        # two tones, a line of the background under one of the text colour: it stands out from pale and dark cells
+        # alike, on either screen
+        width = max(2, style.font_size // 7)
+        frames = ({"color": style.background, "width": width + 3}, {"color": style.text_color, "width": width})
         shapes = []
         for k in range(n):
             x0, y0 = x_starts[k % grid_cols], y_starts[k // grid_cols] + highlight_row
-            shapes.append({"type": "rect", "xref": "x", "yref": "y", "x0": x0, "x1": x0 + n_cols, "y0": y0,
-                           "y1": y0 + 1, "line": frame, "fillcolor": "rgba(0,0,0,0)"})  # fmt: skip
+            shapes += [{"type": "rect", "xref": "x", "yref": "y", "x0": x0, "x1": x0 + n_cols, "y0": y0, "y1": y0 + 1,
+                        "line": frame, "fillcolor": "rgba(0,0,0,0)"} for frame in frames]  # fmt: skip
         fig.update_layout(shapes=shapes)
     return fig

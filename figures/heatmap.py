@@ -11,7 +11,7 @@ from i18n import t
 
 from .resolution import block_labels, reduce_axes
 from .style import (
-    MASKED_COLOR,
+    MASKED_HATCH,
     FigureStyle,
     axis,
     base_layout,
@@ -21,6 +21,7 @@ from .style import (
     format_values,
     hover_labels,
     json_values,
+    masked_hatch,
     safe_label,
     safe_template,
     shorten,
@@ -99,7 +100,7 @@ def matrix_heatmap(
     col_ticks, col_hover = block_labels(col_ticks, col_hover, reduction.col_factor)
     n_rows, n_cols = a.shape
     has_masked = not bool(np.isfinite(a).all())
-    colorscale, lo, hi = color_range(kind, a, zmin, zmax)
+    colorscale, lo, hi = color_range(kind, a, zmin, zmax, dark=style.dark)
     if show_values is None:
         show_values = n_rows * n_cols <= SHOW_VALUES_MAX_CELLS
 
@@ -144,7 +145,7 @@ def matrix_heatmap(
         trace.texttemplate = "%{text}"
         trace.textfont = {"size": style.small_size}
 
-    notes = [safe_label(t("fig.masked_note", lang))] if has_masked else []
+    notes = [safe_label(t("a11y.masked_note", lang))] if has_masked else []
     if reduction.reduced:
         notes.append(safe_label(reduction.note(lang)))
     note = " · ".join(notes) or None
@@ -158,5 +159,7 @@ def matrix_heatmap(
     )
     if has_masked:
         fig.add_shape(type="rect", x0=-0.5, x1=n_cols - 0.5, y0=-0.5, y1=n_rows - 0.5, layer="below",
-                      fillcolor=MASKED_COLOR, line={"width": 0})
+                      fillcolor=MASKED_HATCH["dark" if style.dark else "light"][0], line={"width": 0})
+        fig.add_trace(masked_hatch(~np.isfinite(a), style))  # a pattern over the masked cells, not grey alone
+        fig.update_layout(barmode="overlay")
     return fig

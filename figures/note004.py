@@ -11,16 +11,26 @@ from plotly.subplots import make_subplots
 
 from i18n import t
 
-from .style import HEAD_COLORS, FigureStyle, axis, base_layout, head_color, json_values, safe_label, safe_template
+from .style import (
+    SERIES_PATTERNS,
+    SERIES_SYMBOLS,
+    FigureStyle,
+    axis,
+    base_layout,
+    json_values,
+    safe_label,
+    safe_template,
+)
 
 
-def _line(x: Sequence[str], y, name: str, color: str, style: FigureStyle, dash: str | None = None) -> dict:
-    """A line over category labels x (figures.why._line takes numbers)."""
+def _line(x: Sequence[str], y, name: str, color: str, style: FigureStyle, dash: str | None = None,
+          symbol: str = "circle") -> dict:  # fmt: skip
+    """A line over category labels x (figures.why._line takes numbers); a dash and a marker symbol of its own."""
     return {
         "type": "scatter", "x": [safe_label(v) for v in x], "y": json_values(np.asarray(y, dtype=float)),
         "name": safe_label(name), "mode": "lines+markers",
         "line": {"color": color, "width": style.line_width, **({"dash": dash} if dash else {})},
-        "marker": {"size": style.marker_size},
+        "marker": {"size": style.marker_size, "symbol": symbol},
         "hovertemplate": f"{safe_template(name)}: %{{y:.3g}}<extra>%{{x}}</extra>",
     }  # fmt: skip
 
@@ -34,19 +44,17 @@ def bottleneck_figure(
     style = style or FigureStyle()
     x = [f"{h} ({dk})" + (" ◀" if h == current else "") for h, dk in zip(heads, d_ks, strict=True)]
     fig = go.Figure()
-    for values, key, color, dash in (
-        (max_rank, "fig.n4.rank", HEAD_COLORS[0], None),
-        (reachable, "fig.n4.reachable", HEAD_COLORS[1], None),
-        (distinct, "fig.n4.distinct", HEAD_COLORS[2], "dash"),
-    ):
-        fig.add_trace(_line(x, values, t(key, lang), color, style, dash=dash))
-    fig.add_hline(y=float(n_keys), line={"color": "#999", "dash": "dot", "width": 1},
+    for i, (values, key, dash) in enumerate(((max_rank, "fig.n4.rank", None), (reachable, "fig.n4.reachable", "dot"),
+                                              (distinct, "fig.n4.distinct", "dash"))):  # fmt: skip
+        fig.add_trace(_line(x, values, t(key, lang), style.head_color(i), style, dash=dash, symbol=SERIES_SYMBOLS[i]))
+    fig.add_hline(y=float(n_keys), line={"color": style.reference_color, "dash": "dot", "width": 1},
                   annotation_text=safe_label(t("fig.n4.n_keys", lang, n=n_keys)), annotation_position="top left")
     fig.update_layout(
         **base_layout(style, safe_label(t("fig.n4.bottleneck_title", lang)), int(style.font_size * 30)),
         legend={"orientation": "h", "y": -0.3},
         xaxis=axis(safe_label(t("fig.n4.h_dk", lang)), style, type="category"),
-        yaxis=axis(safe_label(t("fig.n4.count", lang)), style, showgrid=True, gridcolor="#eee", rangemode="tozero"),
+        yaxis=axis(safe_label(t("fig.n4.count", lang)), style, showgrid=True, gridcolor=style.grid_color,
+                   rangemode="tozero"),
     )  # fmt: skip
     return fig
 
@@ -63,13 +71,16 @@ def basis_figure(contributions: np.ndarray, output: np.ndarray, token: str, *, l
         name = f"head_{i + 1} W^O_{i + 1}"
         fig.add_trace({
             "type": "bar", "x": dims, "y": json_values(row[:d]), "name": safe_label(name),
-            "marker": {"color": head_color(i)},
+            "marker": {"color": style.head_color(i),  # and a pattern per head: stacked, they touch
+                       "pattern": {"shape": SERIES_PATTERNS[i % len(SERIES_PATTERNS)], "fgcolor": style.background,
+                                   "solidity": 0.3, "fillmode": "overlay"}},
             "hovertemplate": f"{safe_template(name)}: %{{y:.3g}}<extra>%{{x}}</extra>",
         })  # fmt: skip
     out_name = t("fig.n4.output", lang)
     fig.add_trace({
         "type": "scatter", "x": dims, "y": json_values(output[:d]), "name": safe_label(out_name),
-        "mode": "markers", "marker": {"color": "#111", "symbol": "line-ew-open", "size": style.marker_size * 3,
+        "mode": "markers",
+        "marker": {"color": style.text_color, "symbol": "line-ew-open", "size": style.marker_size * 3,
                                       "line": {"width": 3}},
         "hovertemplate": f"{safe_template(out_name)}: %{{y:.3g}}<extra>%{{x}}</extra>",
     })  # fmt: skip
@@ -77,7 +88,7 @@ def basis_figure(contributions: np.ndarray, output: np.ndarray, token: str, *, l
         **base_layout(style, safe_label(t("fig.n4.basis_title", lang, token=token)), int(style.font_size * 30)),
         barmode="relative", legend={"orientation": "h", "y": -0.3},
         xaxis=axis(safe_label(t("axis.dimension", lang)), style),
-        yaxis=axis(safe_label(t("fig.value", lang)), style, showgrid=True, gridcolor="#eee", zeroline=True),
+        yaxis=axis(safe_label(t("fig.value", lang)), style, showgrid=True, gridcolor=style.grid_color, zeroline=True),
     )  # fmt: skip
     return fig
 
@@ -92,19 +103,21 @@ def head_cost_figure(
     titles = [t("fig.n4.counted", lang), t("fig.n4.measured", lang)]
     fig = make_subplots(rows=1, cols=2, subplot_titles=[safe_label(x) for x in titles], horizontal_spacing=0.12)
     x = [str(h) for h in heads]
-    for values, key, color, dash in ((mults, "fig.n4.mults", HEAD_COLORS[0], None),
-                                     (exps, "fig.n4.exps", HEAD_COLORS[3], None),
-                                     (score_bytes, "fig.n4.bytes", HEAD_COLORS[2], "dash")):  # fmt: skip
+    for values, key, color, dash, symbol in ((mults, "fig.n4.mults", 0, None, "circle"),
+                                             (exps, "fig.n4.exps", 3, "dot", "square"),
+                                             (score_bytes, "fig.n4.bytes", 2, "dash", "diamond")):  # fmt: skip
         v = np.asarray(values, dtype=float)
-        fig.add_trace(_line(x, v / v[0], t(key, lang), color, style, dash=dash), row=1, col=1)
+        fig.add_trace(_line(x, v / v[0], t(key, lang), style.head_color(color), style, dash=dash, symbol=symbol),
+                      row=1, col=1)  # fmt: skip
     if seconds is not None:
-        fig.add_trace(_line(x, np.asarray(seconds) * 1000, t("fig.why.ms", lang), HEAD_COLORS[4], style), row=1, col=2)
+        fig.add_trace(_line(x, np.asarray(seconds) * 1000, t("fig.why.ms", lang), style.head_color(4), style),
+                      row=1, col=2)  # fmt: skip
     else:
         fig.add_annotation(text=safe_label(t("fig.why.not_measured", lang)), showarrow=False, xref="paper",
                            yref="paper", x=0.8, y=0.5)  # fmt: skip
-    fig.update_xaxes(title_text=safe_label("h"), type="category", showgrid=True, gridcolor="#eee", ticks="",
+    fig.update_xaxes(title_text=safe_label("h"), type="category", showgrid=True, gridcolor=style.grid_color, ticks="",
                      automargin=True, title_standoff=style.font_size)
-    fig.update_yaxes(showgrid=True, gridcolor="#eee", automargin=True, ticks="")
+    fig.update_yaxes(showgrid=True, gridcolor=style.grid_color, automargin=True, ticks="")
     fig.update_yaxes(type="log", title_text=safe_label(t("fig.n4.relative", lang)), row=1, col=1)
     fig.update_yaxes(title_text="ms", rangemode="tozero", row=1, col=2)
     fig.update_annotations(font_size=style.font_size)

@@ -6,14 +6,13 @@ from collections.abc import Sequence
 
 import numpy as np
 import plotly.graph_objects as go
-from plotly.colors import qualitative
 
 from i18n import t
 
 from .heatmap import matrix_heatmap
-from .style import FigureStyle, axis, base_layout, json_values, safe_label, safe_template
+from .style import SERIES_SYMBOLS, FigureStyle, axis, base_layout, json_values, safe_label, safe_template
 
-PAIR_COLORS = qualitative.D3  # one colour per chosen sin/cos pair j; sin solid, cos dashed
+MARKS_PER_LINE = 12  # a long curve shows its pair's marker symbol this many times (not at every point)
 
 
 def pe_curves(
@@ -38,18 +37,20 @@ def pe_curves(
             x=positions,
             y=json_values(a[:, dim]),
             name=name,
-            mode="lines+markers" if n_pos <= 64 else "lines",
-            line={"color": PAIR_COLORS[pair_order.index(dim // 2) % len(PAIR_COLORS)], "width": style.line_width,
+            # colour and marker symbol by chosen pair, solid sin and dashed cos: never colour alone
+            mode="lines+markers",
+            line={"color": style.head_color(pair_order.index(dim // 2)), "width": style.line_width,
                   "dash": "solid" if is_sin else "dash"},
-            marker={"size": style.marker_size * 0.8},
+            marker={"size": style.marker_size * 0.9, "maxdisplayed": MARKS_PER_LINE,
+                    "symbol": SERIES_SYMBOLS[pair_order.index(dim // 2) % len(SERIES_SYMBOLS)]},
             hovertemplate=f"{name}<br>{pos_name}: %{{x}}<br>%{{y:.4f}}<extra></extra>",
         ))
     height = int(min(style.max_height, max(style.min_height, style.font_size * 30)))
     fig.update_layout(
         **base_layout(style, safe_label(t("fig.pe_curves.title", lang)), height),
-        xaxis=axis(safe_label(t("fig.position", lang)), style, showgrid=True, gridcolor="#eee"),
+        xaxis=axis(safe_label(t("fig.position", lang)), style, showgrid=True, gridcolor=style.grid_color),
         yaxis=axis(safe_label(t("fig.pe_value", lang)), style, range=[-1.1, 1.1], showgrid=True,
-                   gridcolor="#eee", zeroline=True, zerolinecolor="#bbb"),
+                   gridcolor=style.grid_color, zeroline=True, zerolinecolor=style.reference_color),
         legend={"font": {"size": style.font_size}},
         hovermode="closest",
     )
@@ -83,7 +84,7 @@ def wavelength_chart(
         y=json_values(lam),
         customdata=dims_text,
         mode="lines+markers",
-        line={"color": PAIR_COLORS[0], "width": style.line_width},
+        line={"color": style.head_color(0), "width": style.line_width},
         marker={"size": style.marker_size},
         hovertemplate=(f"j = %{{x}} (%{{customdata}})<br>{safe_template(t('fig.wavelength', lang))}: "
                        f"%{{y:.4g}}<extra></extra>"),
@@ -92,8 +93,8 @@ def wavelength_chart(
     height = int(min(style.max_height, max(style.min_height, style.font_size * 28)))
     fig.update_layout(
         **base_layout(style, safe_label(t("fig.wavelength.title", lang)), height),
-        xaxis=axis(safe_label(t("fig.pair_index", lang)), style, showgrid=True, gridcolor="#eee"),
-        yaxis=axis(safe_label(t("fig.wavelength", lang)), style, type="log", showgrid=True, gridcolor="#eee"),
+        xaxis=axis(safe_label(t("fig.pair_index", lang)), style, showgrid=True, gridcolor=style.grid_color),
+        yaxis=axis(safe_label(t("fig.wavelength", lang)), style, type="log", showgrid=True, gridcolor=style.grid_color),
     )
     return fig
 

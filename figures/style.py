@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 from typing import Literal
 
 import numpy as np
-from plotly.colors import qualitative, sequential
+from plotly.colors import get_colorscale, sample_colorscale
 
 from i18n import t
 
@@ -22,18 +22,35 @@ Kind = Literal["signed", "weights", "cosine", "plain"]
 KINDS: tuple[str, ...] = ("signed", "weights", "cosine", "plain")
 
 DIGITS = 4  # significant digits carried in figure JSON
-MASKED_COLOR = "#c8c8c8"  # what shows through a NaN (masked) heatmap cell
 GRID_COLOR = "#e6e6e6"
 
-# Diverging: negative = blue, zero = exactly white, positive = red (RdBu reversed, white centre).
-_RDBU = sequential.RdBu[::-1]  # 11 colours, blue .. red
-DIVERGING: list[list] = [[i / (len(_RDBU) - 1), c] for i, c in enumerate(_RDBU)]
-DIVERGING[len(_RDBU) // 2][1] = "rgb(255,255,255)"
+# Diverging, for signed values and cosines: negative = blue, zero = exactly white, positive = orange. Blue against
+# orange stays apart for every kind of colour blindness, and the two ends differ in lightness too (L* 20 against 52
+# on white; 48 against 72 on the dark screen), so the sign survives in grey. On the dark screen every colour keeps
+# 3:1 against the background (the darkest of ColorBrewer's blues had 1.5:1 there).
+DIVERGING: list[list] = [
+    [0.0, "#053061"], [0.1, "#2166ac"], [0.2, "#4393c3"], [0.3, "#92c5de"], [0.4, "#d1e5f0"], [0.5, "rgb(255,255,255)"],
+    [0.6, "#fde0c0"], [0.7, "#fbb871"], [0.8, "#ef9a3c"], [0.9, "#db7a20"], [1.0, "#c2600c"],
+]  # fmt: skip
+DIVERGING_DARK: list[list] = [
+    [0.0, "#2f6bcc"], [0.1, "#4a86dc"], [0.2, "#79a7e6"], [0.3, "#a9c8f0"], [0.4, "#d6e5f8"], [0.5, "rgb(255,255,255)"],
+    [0.6, "#fdf0de"], [0.7, "#fbdcb2"], [0.8, "#f7c685"], [0.9, "#f4b15f"], [1.0, "#f0a040"],
+]  # fmt: skip
 WEIGHTS_SCALE = "Blues"  # attention weights, 0 = white .. 1 = dark blue
 PLAIN_SCALE = "Viridis"
-# One colour per head, the same head gets the same colour in every figure: the 10 of D3 / Tableau,
-# then 6 more dark enough to read on white on a projector.
-HEAD_COLORS: tuple[str, ...] = (*qualitative.D3, "#393b79", "#8c6d31", "#7b4173", "#637939", "#ad494a", "#3182bd")
+# Masked cells: grey with a hatch (a pattern, not a shade of grey alone: 1.7:1 against white was too faint).
+MASKED_COLOR = "#bdbdbd"  # what shows through a NaN (masked) heatmap cell
+MASKED_HATCH = {"light": ("#bdbdbd", "#4d4d4d"), "dark": ("#3a3f4b", "#9aa0aa")}  # (ground, hatch lines)
+# One colour per head, the same head in every figure: Okabe & Ito's colour-blind-safe set in the shades that keep
+# 3:1 against the figure's background (on white without its yellow and sky blue, on the dark screen without black
+# and dark blue). Every pair stays apart under deuteranopia and protanopia (tests/test_a11y_colours.py), and every
+# head has a dash pattern of its own as well: colour is never the only cue.
+HEAD_COLORS: tuple[str, ...] = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#000000", "#8B5A00")
+HEAD_COLORS_DARK: tuple[str, ...] = ("#56B4E9", "#E69F00", "#009E73", "#CC79A7", "#E0E0E0", "#F0E442")
+HEAD_DASHES: tuple[str, ...] = ("solid", "dash", "dot", "dashdot", "longdash", "longdashdot")
+# A second cue where lines cross or bars stack: a marker symbol per series, a fill pattern per stacked bar.
+SERIES_SYMBOLS: tuple[str, ...] = ("circle", "square", "diamond", "triangle-up", "x", "star", "triangle-down", "cross")
+SERIES_PATTERNS: tuple[str, ...] = ("", "/", "\\", "x", "-", "|", "+", ".")
 
 FONT_FAMILY = (
     '"Helvetica Neue", Arial, "PingFang SC", "Microsoft YaHei", "Noto Sans CJK SC", "Noto Sans SC", '
@@ -56,6 +73,9 @@ class FigureStyle:
     font_family: str = FONT_FAMILY
     dark: bool = False  # a dark, high-contrast screen: light text on a near-black background
     max_tile_cols: int = 4  # heads side by side at most (a phone: 2)
+    # the angles plotly may turn crowded x labels to; on a narrow screen upright or vertical only: at 30° the
+    # neighbours of 20 px apart overlapped (10 px between their lines of 12 px text)
+    tick_angles: tuple[int, ...] = (0, 30, 90)
 
     @classmethod
     def large(cls) -> FigureStyle:
@@ -74,7 +94,7 @@ class FigureStyle:
     def phone(cls) -> FigureStyle:
         """A phone (about 360 px of chart width): smaller fonts, fewer tick labels, two heads per row."""
         return cls(font_size=12, cell_px=20, min_height=260, max_height=760, width_px=340, line_width=2.0,
-                   marker_size=6, max_tile_cols=2)
+                   marker_size=6, max_tile_cols=2, tick_angles=(0, 90))
 
     def with_(self, **changes) -> FigureStyle:
         return replace(self, **changes)
@@ -96,8 +116,20 @@ class FigureStyle:
         return "#bbbbbb" if self.dark else "#555"
 
     @property
+    def reference_color(self) -> str:
+        """Reference lines and marks (√d_k, uniform attention, a chosen step): 3:1 against the background."""
+        return "#a0a0a0" if self.dark else "#6b6b6b"
+
+    @property
+    def grid_color(self) -> str:
+        return "#2c3340" if self.dark else GRID_COLOR
+
+    @property
     def background(self) -> str:
         return "#0e1117" if self.dark else "white"
+
+    def head_color(self, i: int) -> str:
+        return head_color(i, self.dark)
 
     @property
     def label_px(self) -> float:
@@ -150,6 +182,19 @@ def safe_label(s: object) -> str:
         .replace("\n", " ")
         .replace("\r", " ")
     )
+
+
+# Notation in a chart title drawn as plotly's sub- and superscripts (its titles understand <sub> and <sup>):
+# W^O -> W<sup>O</sup>, W_i^Q -> W<sub>i</sub><sup>Q</sup>, d_k -> d<sub>k</sub>; d_model stays (a name).
+_SUPERSCRIPT = re.compile(r"(?<=[A-Za-z0-9)ᵢ])\^([A-Za-z0-9]+|\([^)]*\))")
+_SUBSCRIPT = re.compile(r"(?<=[A-Za-z>])_([A-Za-z0-9])(?![A-Za-z0-9])")
+
+
+def plot_math(safe_text: str) -> str:
+    """A safe (escaped) title with its math notation as sub/superscripts; text without ^ or _ is unchanged."""
+    if "^" not in safe_text and "_" not in safe_text:
+        return safe_text
+    return _SUBSCRIPT.sub(r"<sub>\1</sub>", _SUPERSCRIPT.sub(r"<sup>\1</sup>", safe_text))
 
 
 def shorten(s: str, max_len: int) -> str:
@@ -231,8 +276,21 @@ def cell_texts(values: np.ndarray) -> list[list[str]]:
              for v in row] for row in a.tolist()]
 
 
+def colorscale(kind: str, dark: bool = False) -> list[list]:
+    """The colour scale of a kind on a light or a dark screen: signed/cosine diverging, weights sequential blues,
+    plain viridis; on the dark screen without the colours that fall under 3:1 against its background."""
+    if kind in ("signed", "cosine"):
+        return DIVERGING_DARK if dark else DIVERGING
+    name = WEIGHTS_SCALE if kind == "weights" else PLAIN_SCALE
+    if not dark:
+        return get_colorscale(name)
+    start, stop = (0.0, 0.75) if kind == "weights" else (0.33, 1.0)  # Blues' darkest quarter, viridis' darkest third
+    stops = [start + (stop - start) * i / 10 for i in range(11)]
+    return [[i / 10, c] for i, c in enumerate(sample_colorscale(name, stops))]
+
+
 def color_range(kind: str, values: np.ndarray, zmin: float | None = None,
-                zmax: float | None = None) -> tuple[object, float, float]:
+                zmax: float | None = None, dark: bool = False) -> tuple[object, float, float]:
     """(colorscale, zmin, zmax) of a kind: signed -> diverging, symmetric around 0; cosine -> diverging
     -1..1; weights -> sequential 0..1; plain -> sequential over the data. Explicit limits win."""
     if kind not in KINDS:
@@ -240,27 +298,57 @@ def color_range(kind: str, values: np.ndarray, zmin: float | None = None,
     a = np.asarray(values, dtype=float)
     finite = a[np.isfinite(a)]
     if kind == "weights":
-        colorscale, lo, hi = WEIGHTS_SCALE, 0.0, 1.0
+        lo, hi = 0.0, 1.0
     elif kind == "cosine":
-        colorscale, lo, hi = DIVERGING, -1.0, 1.0
+        lo, hi = -1.0, 1.0
     elif kind == "signed":
         m = float(np.max(np.abs(finite))) if finite.size else 1.0
         m = m if m > 0 else 1.0
-        colorscale, lo, hi = DIVERGING, -m, m
+        lo, hi = -m, m
     else:
         lo = float(finite.min()) if finite.size else 0.0
         hi = float(finite.max()) if finite.size else 1.0
         hi = hi if hi > lo else lo + 1.0
-        colorscale = PLAIN_SCALE
     if zmin is not None:
         lo = float(zmin)
     if zmax is not None:
         hi = float(zmax)
-    return colorscale, lo, hi
+    return colorscale(kind, dark), lo, hi
 
 
-def head_color(i: int) -> str:
-    return HEAD_COLORS[i % len(HEAD_COLORS)]
+def head_color(i: int, dark: bool = False) -> str:
+    """Head i's colour (0-based); past the palette the colours repeat shifted by one, so that with head_dash every
+    (colour, dash) pair is new up to 36 heads."""
+    palette = HEAD_COLORS_DARK if dark else HEAD_COLORS
+    return palette[(i + i // len(palette)) % len(palette)]
+
+
+def head_dash(i: int) -> str:
+    """Head i's dash pattern: with the colour, what tells the heads apart (also in grey, also colour-blind)."""
+    return HEAD_DASHES[i % len(HEAD_DASHES)]
+
+
+def masked_hatch(masked: np.ndarray, style: FigureStyle, x0: float = -0.5, y0: float = -0.5) -> dict | None:
+    """A hatched layer over the masked cells of a heatmap grid (True = masked; cell (i, j) spans x0 + j .. x0 + j + 1
+    and y0 + i .. y0 + i + 1): one horizontal bar per run of masked cells in a row, drawn with a diagonal pattern.
+    It takes no hover (the heatmap under it says "masked"); None when nothing is masked."""
+    m = np.asarray(masked, dtype=bool)
+    ys, starts, lengths = [], [], []
+    for i, row in enumerate(m):
+        edges = np.flatnonzero(np.diff(np.concatenate([[0], row.astype(np.int8), [0]])))
+        for first, end in zip(edges[::2], edges[1::2], strict=True):
+            ys.append(y0 + i + 0.5)
+            starts.append(x0 + int(first))
+            lengths.append(int(end - first))
+    if not ys:
+        return None
+    ground, lines = MASKED_HATCH["dark" if style.dark else "light"]
+    return {
+        "type": "bar", "orientation": "h", "y": json_values(ys), "x": lengths, "base": json_values(starts),
+        "width": 1, "hoverinfo": "skip", "showlegend": False,
+        "marker": {"color": ground, "line": {"width": 0},
+                   "pattern": {"shape": "/", "fgcolor": lines, "bgcolor": ground, "size": 6, "solidity": 0.35}},
+    }  # fmt: skip
 
 
 def _text_width_em(text: str) -> float:
@@ -300,7 +388,7 @@ def base_layout(style: FigureStyle, title: str | None, height: int, subtitle: st
     }
     if title or subtitle:
         layout["title"] = {
-            "text": wrap_title(title or "", style.title_size, style.width_px * 0.75),
+            "text": plot_math(wrap_title(title or "", style.title_size, style.width_px * 0.75)),
             "x": 0.0, "xanchor": "left", "xref": "paper", "yref": "paper",
             "automargin": True, "font": {"size": style.title_size},
             "pad": {"b": style.font_size // 2 + (style.font_size * 2 if subtitle else 0)},
@@ -328,6 +416,7 @@ def axis(title: str | None, style: FigureStyle, **kw) -> dict:
         "ticks": "",
         "tickfont": {"size": style.font_size},
         "ticklabeloverflow": "allow",  # automargin keeps labels inside; skips plotly measuring every label again
+        "autotickangles": list(style.tick_angles),
     }
     if title:
         base["title"] = {"text": title, "font": {"size": style.font_size}}

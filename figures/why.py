@@ -11,17 +11,27 @@ from plotly.subplots import make_subplots
 from i18n import t
 
 from .heatmap import matrix_heatmap
-from .style import HEAD_COLORS, FigureStyle, axis, base_layout, json_values, safe_label, safe_template
+from .style import (
+    SERIES_PATTERNS,
+    FigureStyle,
+    axis,
+    base_layout,
+    json_values,
+    plot_math,
+    safe_label,
+    safe_template,
+)
 
-SCALED, RAW = HEAD_COLORS[0], HEAD_COLORS[3]
+SCALED, RAW = 0, 3  # their head colours (style.head_color); the unscaled lines are dashed as well
 
 
-def _line(x, y, name: str, color: str, style: FigureStyle, dash: str | None = None, legend: bool = True) -> dict:
+def _line(x, y, name: str, color: str, style: FigureStyle, dash: str | None = None, legend: bool = True,
+          symbol: str = "circle") -> dict:  # fmt: skip
     return {
         "type": "scatter", "x": json_values(np.asarray(x, dtype=float)), "y": json_values(np.asarray(y, dtype=float)),
         "name": safe_label(name), "mode": "lines+markers", "legendgroup": name, "showlegend": legend,
         "line": {"color": color, "width": style.line_width, **({"dash": dash} if dash else {})},
-        "marker": {"size": style.marker_size},
+        "marker": {"size": style.marker_size, "symbol": symbol},
         "hovertemplate": f"{safe_template(name)}: %{{y:.3g}}<extra>%{{x}}</extra>",
     }  # fmt: skip
 
@@ -38,17 +48,21 @@ def scaling_figure(
     fig = make_subplots(rows=2, cols=2, subplot_titles=[safe_label(x) for x in titles],
                         horizontal_spacing=0.12, vertical_spacing=0.2)  # fmt: skip
     scaled, raw = t("fig.why.scaled", lang), t("fig.why.raw", lang)
-    fig.add_trace(_line(d_ks, spread, t("fig.why.spread_name", lang), RAW, style, legend=False), row=1, col=1)
-    fig.add_trace(_line(d_ks, np.sqrt(np.asarray(d_ks, dtype=float)), "√d_k", "#888", style, dash="dot",
-                        legend=False), row=1, col=1)  # fmt: skip
+    scaled_color, raw_color = style.head_color(SCALED), style.head_color(RAW)
+    fig.add_trace(_line(d_ks, spread, t("fig.why.spread_name", lang), raw_color, style, legend=False,
+                        symbol="square"), row=1, col=1)  # fmt: skip
+    fig.add_trace(_line(d_ks, np.sqrt(np.asarray(d_ks, dtype=float)), "√d_k", style.reference_color, style,
+                        dash="dot", legend=False), row=1, col=1)  # fmt: skip
     for i, (pair, pos) in enumerate(((entropy, (1, 2)), (max_weight, (2, 1)), (grad, (2, 2)))):
-        fig.add_trace(_line(d_ks, pair[0], scaled, SCALED, style, legend=i == 0), row=pos[0], col=pos[1])
-        fig.add_trace(_line(d_ks, pair[1], raw, RAW, style, dash="dash", legend=i == 0), row=pos[0], col=pos[1])
-    fig.add_hline(y=float(np.log(n_keys)), line={"color": "#aaa", "dash": "dot", "width": 1}, row=1, col=2,
+        fig.add_trace(_line(d_ks, pair[0], scaled, scaled_color, style, legend=i == 0), row=pos[0], col=pos[1])
+        fig.add_trace(_line(d_ks, pair[1], raw, raw_color, style, dash="dash", legend=i == 0, symbol="square"),
+                      row=pos[0], col=pos[1])  # fmt: skip
+    fig.add_hline(y=float(np.log(n_keys)), line={"color": style.reference_color, "dash": "dot", "width": 1}, row=1,
+                  col=2,
                   annotation_text=safe_label(t("fig.why.uniform", lang)), annotation_position="bottom right")
-    fig.update_xaxes(type="log", title_text=safe_label("d_k"), showgrid=True, gridcolor="#eee",
+    fig.update_xaxes(type="log", title_text=safe_label("d_k"), showgrid=True, gridcolor=style.grid_color,
                      tickvals=list(d_ks), automargin=True, ticks="")  # fmt: skip
-    fig.update_yaxes(showgrid=True, gridcolor="#eee", automargin=True, ticks="")
+    fig.update_yaxes(showgrid=True, gridcolor=style.grid_color, automargin=True, ticks="")
     fig.update_annotations(font_size=style.font_size)
     fig.update_layout(**base_layout(style, None, int(style.font_size * 46)),
                       legend={"orientation": "h", "y": 1.12, "x": 0.0})  # fmt: skip
@@ -64,19 +78,23 @@ def cost_figure(
     titles = [t("fig.why.counted", lang), t("fig.why.measured", lang)]
     fig = make_subplots(rows=1, cols=2, subplot_titles=[safe_label(x) for x in titles], horizontal_spacing=0.12)
     x = list(lengths)
-    fig.add_trace(_line(x, quadratic, t("fig.why.quadratic", lang), RAW, style), row=1, col=1)
-    fig.add_trace(_line(x, linear, t("fig.why.linear", lang), SCALED, style), row=1, col=1)
-    fig.add_trace(_line(x, np.asarray(quadratic) + np.asarray(linear), t("fig.why.total", lang), "#333", style,
-                        dash="dot"), row=1, col=1)  # fmt: skip
+    fig.add_trace(_line(x, quadratic, t("fig.why.quadratic", lang), style.head_color(RAW), style, symbol="square"),
+                  row=1, col=1)  # fmt: skip
+    fig.add_trace(_line(x, linear, t("fig.why.linear", lang), style.head_color(SCALED), style, dash="dash"),
+                  row=1, col=1)  # fmt: skip
+    fig.add_trace(_line(x, np.asarray(quadratic) + np.asarray(linear), t("fig.why.total", lang), style.text_color,
+                        style, dash="dot", symbol="diamond"), row=1, col=1)  # fmt: skip
     if seconds is not None:
-        fig.add_trace(_line(x, np.asarray(seconds) * 1000, t("fig.why.ms", lang), HEAD_COLORS[2], style), row=1, col=2)
+        fig.add_trace(_line(x, np.asarray(seconds) * 1000, t("fig.why.ms", lang), style.head_color(2), style),
+                      row=1, col=2)  # fmt: skip
     else:
         fig.add_annotation(text=safe_label(t("fig.why.not_measured", lang)), showarrow=False, xref="paper",
                            yref="paper", x=0.8, y=0.5)  # fmt: skip
     # automargin and a standoff: the (Chinese) axis title sat on top of the tick labels
-    fig.update_xaxes(title_text=safe_label(t("fig.why.length", lang)), showgrid=True, gridcolor="#eee", ticks="",
+    fig.update_xaxes(title_text=safe_label(t("fig.why.length", lang)), showgrid=True, gridcolor=style.grid_color,
+                     ticks="",
                      automargin=True, title_standoff=round(style.font_size * 0.8))  # fmt: skip
-    fig.update_yaxes(showgrid=True, gridcolor="#eee", automargin=True, ticks="")
+    fig.update_yaxes(showgrid=True, gridcolor=style.grid_color, automargin=True, ticks="")
     fig.update_yaxes(title_text=safe_label(t("fig.why.mults", lang)), row=1, col=1)
     fig.update_yaxes(title_text="ms", row=1, col=2)
     fig.update_annotations(font_size=style.font_size)
@@ -95,8 +113,10 @@ def parameter_figure(
     data = []
     for i, (name, values) in enumerate(by_matrix.items()):
         data.append({
-            "type": "bar", "x": x, "y": [int(v) for v in values], "name": safe_label(name),
-            "marker": {"color": HEAD_COLORS[i % len(HEAD_COLORS)]},
+            "type": "bar", "x": x, "y": [int(v) for v in values], "name": plot_math(safe_label(name)),  # W^Q: W<sup>Q
+            "marker": {"color": style.head_color(i),  # and a pattern: the stacks are not told apart by colour alone
+                       "pattern": {"shape": SERIES_PATTERNS[i % len(SERIES_PATTERNS)], "fgcolor": style.background,
+                                   "solidity": 0.3, "fillmode": "overlay"}},
             "hovertemplate": f"{safe_template(name)}: %{{y:,}}<extra>h = %{{x}}</extra>",
         })
     fig = go.Figure(data=data)
@@ -109,7 +129,7 @@ def parameter_figure(
         **base_layout(style, safe_label(t("fig.why.params_title", lang)), int(style.font_size * 28)),
         barmode="stack", legend={"orientation": "h", "y": -0.3}, yaxis_range=[0, float(max(totals)) * 1.3],
         xaxis=axis(safe_label(t("fig.why.h", lang)), style, type="category"),
-        yaxis=axis(safe_label(t("fig.why.params", lang)), style, showgrid=True, gridcolor="#eee"),
+        yaxis=axis(safe_label(t("fig.why.params", lang)), style, showgrid=True, gridcolor=style.grid_color),
     )
     return fig
 
@@ -124,7 +144,7 @@ def fused_weight_figure(w: np.ndarray, n_heads: int, *, lang: str = "en", style:
                          row_title=t("fig.why.input_dim", lang), col_title=t("fig.why.output_dim", lang),
                          lang=lang, style=style, numbered=False, width_fraction=width_fraction)  # fmt: skip
     for i in range(1, n_heads):
-        fig.add_vline(x=i * d_k - 0.5, line={"color": "#111", "width": 2})
+        fig.add_vline(x=i * d_k - 0.5, line={"color": style.text_color, "width": 2})
     centers = [i * d_k + (d_k - 1) / 2 for i in range(n_heads)]
     step = max(1, -(-n_heads * 60 // int(style.width_px * 0.85 * width_fraction)))  # ~60 px per label
     fig.update_xaxes(tickvals=centers[::step], ticktext=[safe_label(t("fig.head_n", lang, n=i + 1))

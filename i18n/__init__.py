@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -35,11 +36,35 @@ def _merge() -> dict[str, dict[str, str]]:
 STRINGS: dict[str, dict[str, str]] = _merge()
 
 
+# A text that touches what an erratum of the notes judges cites it instead of restating it: ⟦errata:<id>⟧ in a
+# catalogue string becomes a Markdown link to that entry of the errata page, titled with the entry's own title
+# (so the claim lives in one place). Only strings shown as Markdown may cite (tests/test_citations.py).
+CITE = re.compile(r"⟦errata:([a-z0-9_]+)⟧")
+ERRATA_PAGE = "errata"  # the url_path of the errata page; a relative link keeps any base path of the server
+
+
+def cited_ids(text: str) -> list[str]:
+    """The errata a catalogue string cites, in order."""
+    return CITE.findall(text)
+
+
+def cite_link(eid: str, lang: str) -> str:
+    """The relative address of one erratum: the errata page shows it first (its `erratum` parameter), in `lang`."""
+    return f"{ERRATA_PAGE}?{'' if lang == DEFAULT_LANG else f'lang={lang}&'}erratum={eid}"
+
+
+def _cite(eid: str, lang: str) -> str:
+    entry = STRINGS[f"errata.{eid}.title"]
+    return f"[{entry.get(lang) or entry[DEFAULT_LANG]}]({cite_link(eid, lang)})"
+
+
 def t(key: str, lang: str = DEFAULT_LANG, **kwargs: Any) -> str:
-    """The string for `key` in `lang`, formatted with kwargs. A missing key raises KeyError (tests catch it)."""
+    """The string for `key` in `lang`, formatted with kwargs, citations of errata as links. A missing key raises
+    KeyError (tests catch it)."""
     entry = STRINGS[key]
     text = entry.get(lang) or entry[DEFAULT_LANG]
-    return text.format(**kwargs) if kwargs else text
+    text = text.format(**kwargs) if kwargs else text
+    return CITE.sub(lambda m: _cite(m.group(1), lang), text) if "⟦" in text else text
 
 
 def translator(lang: str) -> Callable[..., str]:

@@ -15,7 +15,10 @@ STRINGS: dict[str, dict[str, str]] = {
     "page.quiz": {"en": "Predict, then reveal", "zh": "先预测，再揭晓"},
     "page.lab": {"en": "Training lab", "zh": "训练实验室"},
     "page.why": {"en": "Why: scaling, cost, parameters", "zh": "原理：缩放、计算开销与参数量"},
-    "page.subspaces": {"en": "Why: subspaces, W^O, scoring", "zh": "原理：子空间、W^O 与评分函数"},
+    "page.subspaces": {
+        "en": "Why: subspaces, Wᴼ, scoring",
+        "zh": "原理：子空间、Wᴼ 与评分函数",
+    },
     "page.note004": {"en": "Why multi-head, tested", "zh": "多头为何有效：逐条检验"},
     "page.errata": {"en": "Where the notes are wrong", "zh": "笔记中的错误"},
     "page.minilm": {"en": "A real model's heads", "zh": "真实模型的注意力头"},
@@ -45,18 +48,20 @@ STRINGS: dict[str, dict[str, str]] = {
     "sb.d_model_help": {"en": "Width of every token vector, 1 to {limit}.", "zh": "每个词元向量的维度，1 到 {limit}。"},
     "sb.n_heads": {"en": "Number of heads h", "zh": "头数 h"},
     "sb.n_heads_help": {
-        "en": "h must divide d_model (d_k = d_model / h). 1 to {limit}.",
-        "zh": "h 必须整除 d_model（d_k = d_model / h）。1 到 {limit}。",
+        "en": "h must divide $d_\\text{{model}}$ ($d_k$ = $d_\\text{{model}}$ / h). 1 to {limit}.",
+        "zh": "h 必须整除 $d_\\text{{model}}$（$d_k$ = $d_\\text{{model}}$ / h）。1 到 {limit}。",
     },
     "sb.seed": {"en": "Weight seed", "zh": "权重随机种子"},
     "sb.seed_help": {
-        "en": "The random weights W^Q, W^K, W^V, W^O are drawn from this seed: the same seed gives the same numbers.",
-        "zh": "随机权重 W^Q、W^K、W^V、W^O 由该种子生成：相同种子得到相同数值。",
+        "en": "The random weights $W^Q$, $W^K$, $W^V$, $W^O$ are drawn from this seed: the same seed gives the "
+              "same numbers.",
+        "zh": "随机权重 $W^Q$、$W^K$、$W^V$、$W^O$ 由该种子生成：相同种子得到相同数值。",
     },
     "sb.scale": {"en": "Scale by 1/√d_k", "zh": "除以 √d_k 缩放"},
     "sb.scale_help": {
-        "en": "Switch off to see why the factor exists: unscaled scores grow with d_k and the softmax saturates.",
-        "zh": "关闭后可看到缩放因子的作用：未缩放的分数随 d_k 增大，softmax 趋于饱和。",
+        "en": "Switch off to see why the factor exists: unscaled scores grow with $d_k$ and the softmax "
+              "saturates.",
+        "zh": "关闭后可看到缩放因子的作用：未缩放的分数随 $d_k$ 增大，softmax 趋于饱和。",
     },
     "sb.add_pe": {"en": "Add positional encoding", "zh": "加入位置编码"},
     "sb.add_pe_help": {"en": "Use X + P as the layer input instead of X.", "zh": "以 X + P 代替 X 作为层的输入。"},
@@ -148,15 +153,14 @@ STRINGS: dict[str, dict[str, str]] = {
     # ---- page: home
     "home.title": {"en": "Overview: multi-head attention, every number visible", "zh": "总览：多头注意力，每一个数字都看得见"},
     "home.intro": {
-        "en": "Type a sentence, choose d_model and the number of heads h, add a mask, and follow every tensor "
-        "of one multi-head attention layer: the per-head Q, K, V, the scaled scores, the softmax weights, each "
-        "head's output, the concatenation and the W^O projection. All numbers are computed live by the app's own "
-        "core, which is tested against PyTorch's `torch.nn.MultiheadAttention`. The settings are in the sidebar "
-        "and in the address bar: copy the link to share exactly what you see.",
-        "zh": "输入一句话，选择 d_model 和头数 h，加上掩码，就能跟踪一个多头注意力层中的每一个张量："
-        "每个头的 Q、K、V，缩放后的分数，softmax 权重，每个头的输出，拼接结果以及 W^O 投影。"
-        "所有数字都由本应用自己的核心实时计算，并与 PyTorch 的 `torch.nn.MultiheadAttention` 对照测试。"
-        "设置位于侧边栏和地址栏中：复制链接即可分享你看到的完全相同的内容。",
+        "en": "Type a sentence, choose $d_\\text{model}$ and the number of heads h, add a mask, and follow every "
+              "tensor of one multi-head attention layer: the per-head Q, K, V, the scaled scores, the softmax "
+              "weights, each head's output, the concatenation and the $W^O$ projection. All numbers are computed "
+              "live by the app's own core, which is tested against PyTorch's `torch.nn.MultiheadAttention`. The "
+              "settings are in the sidebar and in the address bar: copy the link to share exactly what you see.",
+        "zh": "输入一句话，选择 $d_\\text{model}$ 和头数 h，加上掩码，就能跟踪一个多头注意力层中的每一个张量：每个头的 Q、K、V，缩放后的分数，softmax 权重，每个头的输出，拼接结果"
+              "以及 $W^O$ 投影。所有数字都由本应用自己的核心实时计算，并与 PyTorch 的 `torch.nn.MultiheadAttention` 对照测试。设置位于侧边栏和地址栏中：复制链接即可"
+              "分享你看到的完全相同的内容。",
     },
     "home.flow": {
         "en": "The pipeline now: h = {h} heads, d_model = {d}, d_k = {dk}, L = {L} tokens",
@@ -192,11 +196,13 @@ STRINGS: dict[str, dict[str, str]] = {
     # ---- page: inputs
     "inputs.title": {"en": "Inputs: tokens, embeddings, positions", "zh": "输入：词元、嵌入与位置"},
     "inputs.intro": {
-        "en": "The sentence is split into tokens; each token becomes a row of the embedding matrix **X** "
-        "(seeded random numbers: the same word always gets the same row). Attention itself ignores order, "
-        "so the positional encoding **P** is added: the layer input is **X + P**.",
-        "zh": "句子被切分成词元；每个词元成为嵌入矩阵 **X** 的一行（带种子的随机数：同一个词总是得到同一行）。"
-        "注意力本身不考虑顺序，因此要加上位置编码 **P**：层的输入是 **X + P**。",
+        "en": "The sentence is split into tokens; each token becomes a row of the embedding matrix **X** (seeded "
+              "random numbers: the same word always gets the same row). Without positions, attention does not "
+              "see the order: swap two tokens and their two output rows swap, nothing else changes (a causal "
+              "mask, which depends on positions, is the exception; the Positional encoding page swaps two tokens "
+              "and compares). So the positional encoding **P** is added: the layer input is **X + P**.",
+        "zh": "句子被切分成词元；每个词元成为嵌入矩阵 **X** 的一行（带种子的随机数：同一个词总是得到同一行）。没有位置信息时，注意力看不到顺序：对调两个词元，它们的两个输出行也随之对调，其余不变（因果掩码"
+              "依赖位置，是例外；“位置编码”页面对调两个词元并作了比较）。因此要加上位置编码 **P**：层的输入是 **X + P**。",
     },
     "inputs.tokens": {"en": "Tokens (L = {n})", "zh": "词元（L = {n}）"},
     "inputs.kv_tokens": {"en": "Key/value tokens (L_k = {n})", "zh": "键/值词元（L_k = {n}）"},
@@ -241,16 +247,17 @@ STRINGS: dict[str, dict[str, str]] = {
     "inputs.reset_x": {"en": "Undo all edits of X", "zh": "撤销对 X 的全部修改"},
     "inputs.weights": {"en": "Weights", "zh": "权重"},
     "inputs.weights_intro": {
-        "en": "Four {d} × {d} matrices W^Q, W^K, W^V, W^O, drawn from seed {seed} (no bias, as in the notes' "
-        "formulas). Random weights give fairly even attention; trained heads specialise (note 004).",
-        "zh": "四个 {d} × {d} 的矩阵 W^Q、W^K、W^V、W^O，由种子 {seed} 生成（与笔记公式一致，无偏置）。"
-        "随机权重下注意力较为平均；训练后的头会各有专长（笔记 004）。",
+        "en": "Four {d} × {d} matrices $W^Q$, $W^K$, $W^V$, $W^O$, drawn from seed {seed} (no bias, as in the "
+              "notes' formulas). Random weights give fairly even attention; trained heads specialise (note 004).",
+        "zh": "四个 {d} × {d} 的矩阵 $W^Q$、$W^K$、$W^V$、$W^O$，由种子 {seed} 生成（与笔记公式一致，无偏置）。随机权重下注意力较为平均；训练后的头会各有专长（笔记 "
+              "004）。",
     },
     "inputs.weights_worked": {
-        "en": "Note 001 gives X, W₁^Q, W₂^Q and W^O; it leaves out W_i^K and W_i^V, so the app chose small signed values "
-        "for them (shown below and on the worked-example page).",
-        "zh": "笔记 001 给出了 X、W₁^Q、W₂^Q 和 W^O，但没有给出 W_i^K 和 W_i^V，因此本应用为它们选定了一些较小的正负数值"
-        "（见下方及算例页面）。",
+        "en": "Note 001 gives X, $W_1^Q$, $W_2^Q$ and $W^O$; it leaves out $W_i^K$ and $W_i^V$ "
+              "(⟦errata:n001_kv⟧), so the app chose small signed values for them (shown below and on the "
+              "worked-example page).",
+        "zh": "笔记 001 给出了 X、$W_1^Q$、$W_2^Q$ 和 $W^O$，但没有给出 $W_i^K$ 和 "
+              "$W_i^V$（⟦errata:n001_kv⟧），因此本应用为它们选定了一些较小的正负数值（见下方及算例页面）。",
     },
     "inputs.reseed": {"en": "New random weights", "zh": "重新随机生成权重"},
     "inputs.edit_w_help": {
@@ -258,8 +265,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "尺寸较小时可逐格编辑权重（行：输入维度；列：输出维度）。",
     },
     "inputs.edit_w_too_big": {
-        "en": "Weights are editable for d_model ≤ {limit}. Shown here: W^Q and W^O.",
-        "zh": "d_model ≤ {limit} 时才可编辑权重。此处显示 W^Q 和 W^O。",
+        "en": "Weights are editable for $d_\\text{{model}}$ ≤ {limit}. Shown here: $W^Q$ and $W^O$.",
+        "zh": "$d_\\text{{model}}$ ≤ {limit} 时才可编辑权重。此处显示 $W^Q$ 和 $W^O$。",
     },
     "inputs.reset_w": {"en": "Undo all edits of the weights", "zh": "撤销对权重的全部修改"},
     # ---- page: step by step
@@ -283,13 +290,14 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": r"Q = XW^Q,\; K = XW^K,\; V = XW^V \qquad Q_i = XW_i^Q,\; W_i^Q \in \mathbb{R}^{d_{model} \times d_k}",
     },
     "steps.proj.text": {
-        "en": "Two views of the same numbers. Fused (notes 002, 004): one {d} × {d} matrix W^Q. Per head (notes 000, "
-        "001): h = {h} independent {d} × {dk} matrices W_i^Q. They are the same thing: W_i^Q is columns "
-        "i·d_k … (i+1)·d_k − 1 of W^Q, i.e. W^Q = [W_1^Q | … | W_h^Q] side by side (not a block-diagonal "
-        "matrix: every input dimension feeds every head).",
-        "zh": "同一组数值的两种视角。融合视角（笔记 002、004）：一个 {d} × {d} 的矩阵 W^Q。分头视角（笔记 000、001）："
-        "h = {h} 个独立的 {d} × {dk} 矩阵 W_i^Q。二者完全等价：W_i^Q 就是 W^Q 的第 i·d_k … (i+1)·d_k − 1 列，"
-        "即 W^Q = [W_1^Q | … | W_h^Q] 横向拼接（不是分块对角矩阵：每个输入维度都会影响每个头）。",
+        "en": "Two views of the same numbers. Fused (notes 002, 004): one {d} × {d} matrix $W^Q$. Per head "
+              "(notes 000, 001): h = {h} independent {d} × {dk} matrices $W_i^Q$. They are the same thing: "
+              "$W_i^Q$ is columns (i−1)·$d_k$ … i·$d_k$ − 1 of $W^Q$, i.e. $W^Q$ = [$W_1^Q$ | … | $W_h^Q$] side "
+              "by side (⟦errata:n000_unified⟧), not a block-diagonal matrix: every input dimension feeds every "
+              "head (⟦errata:n004_blockdiag⟧).",
+        "zh": "同一组数值的两种视图。融合视图（笔记 002、004）：一个 {d} × {d} 的矩阵 $W^Q$。分头视图（笔记 000、001）：h = {h} 个独立的 {d} × {dk} 矩阵 "
+              "$W_i^Q$。二者完全等价：$W_i^Q$ 就是 $W^Q$ 的第 (i−1)·$d_k$ … i·$d_k$ − 1 列，即 $W^Q$ = [$W_1^Q$ | … | $W_h^Q$] 横"
+              "向拼接（⟦errata:n000_unified⟧），而不是分块对角矩阵：每个输入维度都会影响每个头（⟦errata:n004_blockdiag⟧）。",
     },
     "steps.proj.view": {"en": "Show the projections", "zh": "投影的显示方式"},
     "steps.proj.fused": {"en": "Fused (d_model × d_model)", "zh": "融合（d_model × d_model）"},
@@ -304,17 +312,17 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": r"[B, L, d_{model}] \to [B, L, h, d_k] \to [B, h, L, d_k]",
     },
     "steps.split.text": {
-        "en": "A reshape and a transpose, no arithmetic: h = {h} heads of width d_k = {dk}. Every tensor and its "
-        "shape (note 002's table, for the current setting):",
-        "zh": "只是重塑（reshape）和转置，没有任何计算：h = {h} 个头，每个宽 d_k = {dk}。各张量及其形状"
-        "（笔记 002 的表格，按当前设置）：",
+        "en": "A reshape and a transpose, no arithmetic: h = {h} heads of width $d_k$ = {dk}. Every tensor and "
+              "its shape (note 002's table, for the current setting, from a real run):",
+        "zh": "只是重塑（reshape）和转置，没有任何计算：h = {h} 个头，每个宽 $d_k$ = {dk}。各张量及其形状（笔记 002 的表格，按当前设置，取自一次实际运行）：",
     },
     "steps.split.batch": {"en": "Batch size B for the table", "zh": "表格中的批量大小 B"},
     "steps.split.batch_help": {
-        "en": "The app computes one sentence (B = 1). Set B to see the shapes a batch of B sentences of this "
-        "length would have, e.g. B = 32 as in note 002. The weights do not depend on B.",
-        "zh": "本应用只计算一句话（B = 1）。设置 B 可查看 B 句同样长度的句子组成一个批次时各张量的形状，"
-        "例如笔记 002 中的 B = 32。权重与 B 无关。",
+        "en": "The app computes one sentence (B = 1). Set B (up to {max}) to run the core on a batch of B random "
+              "sentences of this length and read every shape from that run, e.g. B = 32 as in note 002. The "
+              "weights do not depend on B.",
+        "zh": "本应用只计算一句话（B = 1）。设置 B（最多 {max}）后，核心会在 B 个同样长度的随机句子组成的批次上运行一次，各张量的形状都读自这次运行，例如笔记 002 中的 B = 32。权重与 "
+              "B 无关。",
     },
     "steps.col_tensor": {"en": "tensor", "zh": "张量"},
     "steps.col_shape": {"en": "shape", "zh": "形状"},
@@ -327,8 +335,9 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "每个格子是一行查询与一行键的点积，再乘以 1/√{dk} = {factor}。行：查询；列：键。",
     },
     "steps.scores.unscaled": {
-        "en": "Scaling is off: these are raw Q_i K_iᵀ. Their spread grows with d_k and the softmax saturates.",
-        "zh": "已关闭缩放：这是原始的 Q_i K_iᵀ。其数值范围随 d_k 增大，softmax 会趋于饱和。",
+        "en": "Scaling is off: these are raw $Q_i\\ K_i^\\top$. Their spread grows with $d_k$ and the softmax "
+              "saturates.",
+        "zh": "已关闭缩放：这是原始的 $Q_i\\ K_i^\\top$。其数值范围随 $d_k$ 增大，softmax 会趋于饱和。",
     },
     "steps.mask.title": {"en": "Mask", "zh": "掩码"},
     "steps.mask.latex": {
@@ -360,8 +369,8 @@ STRINGS: dict[str, dict[str, str]] = {
     "steps.av.title": {"en": "Weighted sum of values", "zh": "对值加权求和"},
     "steps.av.latex": {"en": r"\mathrm{head}_i = A_i V_i", "zh": r"\mathrm{head}_i = A_i V_i"},
     "steps.av.text": {
-        "en": "Each head's output row is a weighted average of its value rows: L × d_k = L × {dk} per head.",
-        "zh": "每个头的输出行是其值向量的加权平均：每个头 L × d_k = L × {dk}。",
+        "en": "Each head's output row is a weighted average of its value rows: L × $d_k$ = L × {dk} per head.",
+        "zh": "每个头的输出行是其值向量的加权平均：每个头 L × $d_k$ = L × {dk}。",
     },
     "steps.concat.title": {"en": "Concatenate the heads", "zh": "拼接所有头"},
     "steps.concat.latex": {
@@ -369,48 +378,70 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": r"\mathrm{Concat}(\mathrm{head}_1, \dots, \mathrm{head}_h) \in \mathbb{R}^{L \times h d_k}",
     },
     "steps.concat.text": {
-        "en": "The h = {h} outputs of width {dk} side by side: h · d_k = {d} = d_model again.",
-        "zh": "把 h = {h} 个宽度为 {dk} 的输出横向拼接：h · d_k = {d}，重新等于 d_model。",
+        "en": "The h = {h} outputs of width {dk} side by side: h · $d_k$ = {d} = $d_\\text{{model}}$ again.",
+        "zh": "把 h = {h} 个宽度为 {dk} 的输出横向拼接：h · $d_k$ = {d}，重新等于 $d_\\text{{model}}$。",
     },
-    "steps.out.title": {"en": "Output projection W^O", "zh": "输出投影 W^O"},
+    "steps.out.title": {
+        "en": "Output projection $W^O$",
+        "zh": "输出投影 $W^O$",
+    },
     "steps.out.latex": {
         "en": r"\mathrm{Output} = \mathrm{Concat}\, W^O = \sum_{i=1}^{h} \mathrm{head}_i W^O_i",
         "zh": r"\mathrm{Output} = \mathrm{Concat}\, W^O = \sum_{i=1}^{h} \mathrm{head}_i W^O_i",
     },
     "steps.out.text": {
-        "en": "W^O is (h·d_v) × d_model = {d} × {d}. It mixes the heads linearly: the output is the sum of each "
-        "head times its own block of rows W^O_i (no extra nonlinearity here).",
-        "zh": "W^O 的形状为 (h·d_v) × d_model = {d} × {d}。它把各个头线性地混合：输出等于每个头乘以 W^O 中"
-        "对应的行块 W^O_i 之和（此处没有额外的非线性）。",
+        "en": "$W^O$ is (h·$d_v$) × $d_\\text{{model}}$ = {d} × {d}. It mixes the heads linearly: the output is "
+              "the sum of each head times its own block of rows $W^O_i$ (no extra nonlinearity here: "
+              "⟦errata:n001_f⟧).",
+        "zh": "$W^O$ 的形状为 (h·$d_v$) × $d_\\text{{model}}$ = {d} × {d}。它把各个头线性地混合：输出等于每个头乘以 $W^O$ 中对应的行块 $W^O_i$ 之"
+              "和（此处没有额外的非线性：⟦errata:n001_f⟧）。",
     },
     # ---- page: heads
     "heads.title": {"en": "Heads", "zh": "各个头"},
     "heads.intro": {
-        "en": "All h = {h} heads side by side. Each head works in its own d_k = {dk}-dimensional subspace "
-        "with its own W_i^Q, W_i^K, W_i^V.",
-        "zh": "并排显示全部 h = {h} 个头。每个头在自己的 d_k = {dk} 维子空间中计算，有各自的 W_i^Q、W_i^K、W_i^V。",
+        "en": "All h = {h} heads side by side. Each head works in its own $d_k$ = {dk}-dimensional subspace with "
+              "its own $W_i^Q$, $W_i^K$, $W_i^V$.",
+        "zh": "并排显示全部 h = {h} 个头。每个头在自己的 $d_k$ = {dk} 维子空间中计算，有各自的 $W_i^Q$、$W_i^K$、$W_i^V$。",
     },
     "heads.quantity": {"en": "Show", "zh": "显示"},
     "qty.weights": {"en": "weights A_i", "zh": "权重 A_i"},
     "qty.scores": {"en": "scores", "zh": "分数"},
-    "qty.masked_scores": {"en": "masked scores", "zh": "掩码后的分数"},
+    "qty.masked_scores": {
+        "en": "masked scores",
+        "zh": "掩蔽后的分数",
+    },
     "qty.q": {"en": "Q_i", "zh": "Q_i"},
     "qty.k": {"en": "K_i", "zh": "K_i"},
     "qty.v": {"en": "V_i", "zh": "V_i"},
     "qty.head_outputs": {"en": "head outputs", "zh": "头的输出"},
     "qty.weights.help": {
-        "en": "softmax(Q_i K_iᵀ / √d_k): rows are queries, columns keys; each row sums to 1.",
-        "zh": "softmax(Q_i K_iᵀ / √d_k)：行是查询，列是键；每行之和为 1。",
+        "en": "softmax($Q_i K_i^\\top / \\sqrt{d_k}$): rows are queries, columns keys; each row sums to 1.",
+        "zh": "softmax($Q_i K_i^\\top / \\sqrt{d_k}$)：行是查询，列是键；每行之和为 1。",
     },
-    "qty.scores.help": {"en": "Q_i K_iᵀ / √d_k before the mask.", "zh": "加掩码之前的 Q_i K_iᵀ / √d_k。"},
+    "qty.scores.help": {
+        "en": "$Q_i K_i^\\top / \\sqrt{d_k}$ before the mask.",
+        "zh": "加掩码之前的 $Q_i K_i^\\top / \\sqrt{d_k}$。",
+    },
     "qty.masked_scores.help": {
         "en": "Scores after the mask; masked cells (−∞) are left empty.",
         "zh": "加掩码之后的分数；被掩蔽的格子（−∞）留空。",
     },
-    "qty.q.help": {"en": "Queries of each head: L × d_k.", "zh": "每个头的查询：L × d_k。"},
-    "qty.k.help": {"en": "Keys of each head: L_k × d_k.", "zh": "每个头的键：L_k × d_k。"},
-    "qty.v.help": {"en": "Values of each head: L_k × d_k.", "zh": "每个头的值：L_k × d_k。"},
-    "qty.head_outputs.help": {"en": "head_i = A_i V_i: L × d_k.", "zh": "head_i = A_i V_i：L × d_k。"},
+    "qty.q.help": {
+        "en": "Queries of each head: L × $d_k$.",
+        "zh": "每个头的查询：L × $d_k$。",
+    },
+    "qty.k.help": {
+        "en": "Keys of each head: $L_k$ × $d_k$.",
+        "zh": "每个头的键：$L_k$ × $d_k$。",
+    },
+    "qty.v.help": {
+        "en": "Values of each head: $L_k$ × $d_k$.",
+        "zh": "每个头的值：$L_k$ × $d_k$。",
+    },
+    "qty.head_outputs.help": {
+        "en": "$\\mathrm{head}_i$ = $A_i\\ V_i$: L × $d_k$.",
+        "zh": "$\\mathrm{head}_i$ = $A_i\\ V_i$：L × $d_k$。",
+    },
     "heads.shared_scale": {"en": "One colour scale for all heads", "zh": "所有头共用一个色标"},
     "heads.shared_help": {
         "en": "Off: each head gets its own colour range (hover still shows the true values).",
@@ -423,8 +454,8 @@ STRINGS: dict[str, dict[str, str]] = {
     "heads.lines_all": {"en": "Lines from every query (not only the chosen one)", "zh": "显示所有查询的连线（不仅是所选词元）"},
     "heads.entropy": {"en": "Entropy of each row of weights", "zh": "每行权重的熵"},
     "heads.entropy_text": {
-        "en": "In nats: 0 = all weight on one key, ln(L_k) = perfectly even.",
-        "zh": "单位为奈特（nat）：0 表示全部权重集中在一个键上，ln(L_k) 表示完全均匀。",
+        "en": "In nats: 0 = all weight on one key, $\\ln L_k$ = perfectly even.",
+        "zh": "单位为奈特（nat）：0 表示全部权重集中在一个键上，$\\ln L_k$ 表示完全均匀。",
     },
     # ---- page: positional encoding
     "pe.title": {"en": "Positional encoding: sines and cosines", "zh": "位置编码：正弦与余弦"},
@@ -443,9 +474,12 @@ STRINGS: dict[str, dict[str, str]] = {
     "pe.pick_dims": {"en": "Pick at least one dimension to see its curve.", "zh": "至少选择一个维度以查看曲线。"},
     "pe.similarity": {"en": "Similarity between positions: P Pᵀ", "zh": "位置之间的相似度：P Pᵀ"},
     "pe.similarity_text": {
-        "en": "The dot product of two encodings depends only on their distance, not on where they are: "
-        "nearby positions are similar, far ones less so.",
-        "zh": "两个位置编码的点积只取决于它们之间的距离，而与绝对位置无关：相近的位置更相似，相距远的位置相似度较低。",
+        "en": "For an even $d_\\text{{model}}$ the dot product of two encodings is $\\sum_j "
+              "\\cos((i-k)\\,\\omega_j)$: it depends only on the distance i − k, not on where the two positions "
+              "are. It is largest at distance 0, but it does not fall steadily with distance: along row 0 it "
+              "rises again at {rises} of {steps} steps.",
+        "zh": "$d_\\text{{model}}$ 为偶数时，两个位置编码的点积是 $\\sum_j \\cos((i-k)\\,\\omega_j)$：它只取决于距离 i − "
+              "k，而与两个位置的绝对位置无关。距离为 0 时最大，但它并不随距离单调下降：沿第 0 行，{steps} 步中有 {rises} 步又回升。",
     },
 }
 STRINGS.update({
@@ -484,7 +518,6 @@ STRINGS.update({
     "io.unknown_field": {"en": "The settings file has a field this app does not know.", "zh": "设置文件中有本应用不认识的字段。"},
     "io.bad_field": {"en": "The field “{field}” in the settings file has a wrong value.", "zh": "设置文件中的字段“{field}”取值有误。"},
     "io.invalid": {"en": "The settings in the file cannot be used:", "zh": "文件中的设置无法使用："},
-    "common.csv": {"en": "CSV", "zh": "CSV"},
 })
 STRINGS.update({
     "steps.prev": {"en": "Previous", "zh": "上一步"},

@@ -16,11 +16,12 @@ STRINGS: dict[str, dict[str, str]] = {
         "凡是笔记印出的数值与计算结果不同之处，两者都会列出。",
     },
     "worked.setting": {
-        "en": "This page always shows the note's setting: d_model = 4, h = 2, so d_k = d_v = 2; two tokens x₁, x₂; "
-        "**no positional encoding**, scores **divided by √d_k = √2**, **no mask**. The sidebar does not change it "
-        "(choose the worked-example preset there to see these numbers on the other pages).",
-        "zh": "本页始终采用笔记的设置：d_model = 4，h = 2，因此 d_k = d_v = 2；两个词元 x₁、x₂；**不加位置编码**，"
-        "分数**除以 √d_k = √2**，**不使用掩码**。侧边栏不会改变本页（在侧边栏选择“算例”预设，即可在其他页面查看同样的数值）。",
+        "en": "This page always shows the note's setting: $d_\\text{model}$ = 4, h = 2, so $d_k$ = $d_v$ = 2; "
+              "two tokens x₁, x₂; **no positional encoding**, scores **divided by $\\sqrt{d_k}$ = √2**, **no "
+              "mask**. The sidebar does not change it (choose the worked-example preset there to see these "
+              "numbers on the other pages).",
+        "zh": "本页始终采用笔记的设置：$d_\\text{model}$ = 4，h = 2，因此 $d_k$ = $d_v$ = 2；两个词元 x₁、x₂；**不加位置编码**，分数**除以 "
+              "$\\sqrt{d_k}$ = √2**，**不使用掩码**。侧边栏不会改变本页（在侧边栏选择“算例”预设，即可在其他页面查看同样的数值）。",
     },
     "worked.more_decimals": {"en": "Show more decimals", "zh": "显示更多小数位"},
     "worked.more_decimals_help": {
@@ -34,10 +35,11 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "来自笔记 001：输入 X（每个词元一行）、查询权重 $W_1^Q$、$W_2^Q$ 以及输出权重 $W^O$。",
     },
     "worked.chosen": {
-        "en": "Note 001 leaves out the key and value weights $W_i^K$ and $W_i^V$. **The app chose the ones below** (small, "
-        "signed, all different). They are not from the note: another choice changes every number from step 3 on.",
-        "zh": "笔记 001 没有给出键和值的权重 $W_i^K$、$W_i^V$。**下面这些是本应用选定的**（较小、有正有负、互不相同），"
-        "并非来自笔记：换一组取值，第 3 步之后的所有数字都会改变。",
+        "en": "Note 001 leaves out the key and value weights $W_i^K$ and $W_i^V$ (⟦errata:n001_kv⟧). **The app "
+              "chose the ones below** (small, signed, all different). They are not from the note: another choice "
+              "changes every number from step 3 on.",
+        "zh": "笔记 001 没有给出键和值的权重 $W_i^K$、$W_i^V$（⟦errata:n001_kv⟧）。**下面这些是本应用选定的**（较小、有正有负、互不相同），并非来自笔记：换一组取值，第 "
+              "3 步之后的所有数字都会改变。",
     },
     "worked.q.title": {"en": "Queries $Q_i = X W_i^Q$", "zh": "查询 $Q_i = X W_i^Q$"},
     "worked.q.text": {
@@ -46,10 +48,10 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "worked.erratum": {
         "en": "**The note's arithmetic is off here.** Note 001 prints ${note}$, but multiplying its own X and "
-        "weights gives the matrix above. For example row {row}, column {col}: ${expansion}$, not ${note_value}$. "
-        "The steps below use the computed values.",
-        "zh": "**笔记在这里算错了。** 笔记 001 写的是 ${note}$，但用它自己给出的 X 与权重相乘，得到的是上面的矩阵。"
-        "例如第 {row} 行第 {col} 列：${expansion}$，而不是 ${note_value}$。后面的步骤都使用计算得到的数值。",
+              "weights gives the matrix above. For example row {row}, column {col}: ${expansion}$, not "
+              "${note_value}$. The steps below use the computed values (⟦errata:n001_q⟧).",
+        "zh": "**笔记在这里算错了。** 笔记 001 写的是 ${note}$，但用它自己给出的 X 与权重相乘，得到的是上面的矩阵。例如第 {row} 行第 {col} 列："
+              "${expansion}$，而不是 ${note_value}$。后面的步骤都使用计算得到的数值（⟦errata:n001_q⟧）。",
     },
     "worked.k.title": {"en": "Keys $K_i = X W_i^K$", "zh": "键 $K_i = X W_i^K$"},
     "worked.v.title": {"en": "Values $V_i = X W_i^V$", "zh": "值 $V_i = X W_i^V$"},
@@ -65,9 +67,9 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "worked.scale.title": {"en": "Divide by $\\sqrt{d_k} = \\sqrt{2}$", "zh": "除以 $\\sqrt{d_k} = \\sqrt{2}$"},
     "worked.scale.text": {
-        "en": "√2 ≈ 1.414. Dividing keeps the spread of the scores from growing with d_k, so the softmax does not "
-        "saturate.",
-        "zh": "√2 ≈ 1.414。除以它可以防止分数的离散程度随 d_k 增大，使 softmax 不会饱和。",
+        "en": "√2 ≈ 1.414. Dividing keeps the spread of the scores from growing with $d_k$, which would push the "
+              "softmax towards saturation.",
+        "zh": "√2 ≈ 1.414。除以它可以防止分数的离散程度随 $d_k$ 增大，否则 softmax 会趋于饱和。",
     },
     "worked.softmax.title": {"en": "Softmax, row by row", "zh": "逐行 softmax"},
     "worked.softmax.text": {
@@ -95,8 +97,8 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "worked.concat.title": {"en": "Concatenate the heads", "zh": "拼接各头"},
     "worked.concat.text": {
-        "en": "head₁ and head₂ side by side: 2 × (2 · 2) = 2 × 4, back to d_model columns.",
-        "zh": "把 head₁ 和 head₂ 左右并排：2 × (2 · 2) = 2 × 4，回到 d_model 列。",
+        "en": "head₁ and head₂ side by side: 2 × (2 · 2) = 2 × 4, back to $d_\\text{model}$ columns.",
+        "zh": "把 head₁ 和 head₂ 左右并排：2 × (2 · 2) = 2 × 4，回到 $d_\\text{model}$ 列。",
     },
     "worked.out.title": {"en": "Output $= \\mathrm{Concat}\\, W^O$", "zh": "输出 $= \\mathrm{Concat}\\, W^O$"},
     "worked.out.text": {
@@ -105,12 +107,13 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "worked.sum.title": {"en": "The same output as a sum over heads", "zh": "同一输出：各头贡献之和"},
     "worked.sum.text": {
-        "en": "Split $W^O$ by rows: $W^O_1$ is rows 1–2 (they meet the columns of $\\mathrm{head}_1$ in the product), "
-        "$W^O_2$ is rows 3–4. Then $\\mathrm{Concat}\\, W^O = \\mathrm{head}_1 W^O_1 + \\mathrm{head}_2 W^O_2$: each head "
-        "adds its own contribution. This is the note's $\\sum_i \\mathrm{head}_i W^O_i$, a plain sum (no extra function $f$).",
+        "en": "Split $W^O$ by rows: $W^O_1$ is rows 1–2 (they meet the columns of $\\mathrm{head}_1$ in the "
+              "product), $W^O_2$ is rows 3–4. Then $\\mathrm{Concat}\\, W^O = \\mathrm{head}_1 W^O_1 + "
+              "\\mathrm{head}_2 W^O_2$: each head adds its own contribution. This is the note's $\\sum_i "
+              "\\mathrm{head}_i W^O_i$, a plain sum (no extra function $f$: ⟦errata:n001_f⟧).",
         "zh": "把 $W^O$ 按行切开：$W^O_1$ 是第 1–2 行（乘积中与 $\\mathrm{head}_1$ 的列相乘），$W^O_2$ 是第 3–4 行。于是 "
-        "$\\mathrm{Concat}\\, W^O = \\mathrm{head}_1 W^O_1 + \\mathrm{head}_2 W^O_2$：每个头各自加上自己的贡献。"
-        "这就是笔记中的 $\\sum_i \\mathrm{head}_i W^O_i$，只是简单求和（没有额外的函数 $f$）。",
+              "$\\mathrm{Concat}\\, W^O = \\mathrm{head}_1 W^O_1 + \\mathrm{head}_2 W^O_2$：每个头各自加上自己的贡献。这就是笔记中的 "
+              "$\\sum_i \\mathrm{head}_i W^O_i$，只是简单求和（没有额外的函数 $f$：⟦errata:n001_f⟧）。",
     },
     "worked.done": {
         "en": "That is the whole layer. The Step by step page shows the same numbers as heatmaps when the "

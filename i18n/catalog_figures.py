@@ -9,7 +9,6 @@ STRINGS: dict[str, dict[str, str]] = {
     "fig.column": {"en": "column", "zh": "列"},
     "fig.value": {"en": "value", "zh": "数值"},
     "fig.masked": {"en": "masked (−∞)", "zh": "已掩蔽（−∞）"},
-    "fig.masked_note": {"en": "grey cells: masked (−∞)", "zh": "灰色格子：已掩蔽（−∞）"},
     # heads
     "fig.head": {"en": "head", "zh": "头"},
     "fig.head_n": {"en": "head {n}", "zh": "头 {n}"},

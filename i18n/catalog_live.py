@@ -47,8 +47,14 @@ STRINGS: dict[str, dict[str, str]] = {
     "live.kind.softmax_weight": {"en": "A weight after softmax", "zh": "softmax 之后的一个权重"},
     "live.kind.score_by_hand": {"en": "A score by hand", "zh": "手算一个分数"},
     "live.kind.argmax": {"en": "Largest weight in a row", "zh": "一行中最大的权重"},
-    "live.kind.mask_causal": {"en": "What a causal mask lets a query see", "zh": "因果掩蔽下查询能看到什么"},
-    "live.kind.mask_padding": {"en": "What the padding mask lets a query see", "zh": "填充掩蔽下查询能看到什么"},
+    "live.kind.mask_causal": {
+        "en": "What a causal mask lets a query see",
+        "zh": "因果掩码下查询能看到什么",
+    },
+    "live.kind.mask_padding": {
+        "en": "What the padding mask lets a query see",
+        "zh": "填充掩码下查询能看到什么",
+    },
     "live.kind.cross_shape": {"en": "Shapes in cross-attention", "zh": "交叉注意力中的形状"},
     "live.kind.qk_mults": {"en": "Multiplications in Q Kᵀ", "zh": "Q Kᵀ 的乘法次数"},
     "live.kind.cost_scaling": {"en": "How the cost grows with L", "zh": "开销随 L 如何增长"},
@@ -57,7 +63,10 @@ STRINGS: dict[str, dict[str, str]] = {
     "live.kind.pe_wavelength": {"en": "Wavelengths of the positional encoding", "zh": "位置编码的波长"},
     "live.kind.note001_entry": {"en": "An entry of note 001's example", "zh": "笔记 001 算例中的一个数"},
     "live.kind.note_error": {"en": "A mistake in the notes", "zh": "笔记中的一处错误"},
-    "live.kind.stacked_wq": {"en": "Stacking the W_i^Q", "zh": "拼接各个 W_i^Q"},
+    "live.kind.stacked_wq": {
+        "en": "The W_i^Q side by side as one W^Q",
+        "zh": "把各个 W_i^Q 横向拼接成一个 W^Q",
+    },
     "live.kind.note002_shape": {"en": "A shape from note 002", "zh": "笔记 002 中的一个形状"},
     "live.attend.prompt": {
         "en": "In head {head}, which key token does the query {query} attend to most?",

@@ -3,15 +3,14 @@
 STRINGS: dict[str, dict[str, str]] = {
     "minilm.title": {"en": "A real model's heads: all-MiniLM-L6-v2", "zh": "真实模型的注意力头：all-MiniLM-L6-v2"},
     "minilm.intro": {
-        "en": ("Random weights give bland, almost uniform attention. A trained model's heads specialise (note 004). "
-               "This is all-MiniLM-L6-v2, a small BERT-style encoder: {layers} layers × {heads} heads, "
-               "d_model = {d}, d_k = {dk}. Its real weights are loaded from the installed package (nothing is "
-               "downloaded) and every layer's attention is computed by this app's own core; the tests check every "
-               "weight against Hugging Face transformers to within 10⁻⁵."),
-        "zh": ("随机权重得到的注意力平淡、几乎均匀；训练过的模型的头会各有分工（笔记 004）。这里是 all-MiniLM-L6-v2，"
-               "一个小型 BERT 式编码器：{layers} 层 × {heads} 个头，d_model = {d}，d_k = {dk}。它的真实权重从已安装的"
-               "软件包读取（不联网下载），每一层的注意力都由本应用自己的核心计算；测试逐一核对每个权重，与 Hugging "
-               "Face transformers 的差距在 10⁻⁵ 以内。"),
+        "en": "Random weights give bland, almost uniform attention. A trained model's heads specialise (note "
+              "004). This is all-MiniLM-L6-v2, a small BERT-style encoder: {layers} layers × {heads} heads, "
+              "$d_\\text{{model}}$ = {d}, $d_k$ = {dk}. Its real weights are loaded from the installed package "
+              "(nothing is downloaded) and every layer's attention is computed by this app's own core; the tests "
+              "check every weight against Hugging Face transformers to within 10⁻⁵.",
+        "zh": "随机权重得到的注意力平淡、几乎均匀；训练过的模型的头会各有分工（笔记 004）。这里是 all-MiniLM-L6-v2，一个小型 BERT 式编码器：{layers} 层 × {heads} 个"
+              "头，$d_\\text{{model}}$ = {d}，$d_k$ = {dk}。它的真实权重从已安装的软件包读取（不联网下载），每一层的注意力都由本应用自己的核心计算；测试逐一核对每个权重，与 "
+              "Hugging Face transformers 的差距在 10⁻⁵ 以内。",
     },
     "minilm.missing": {
         "en": ("The pretrained model is not installed ({detail}). Install it with `{command}` (the app's "
@@ -57,10 +56,12 @@ STRINGS: dict[str, dict[str, str]] = {
     "minilm.tile": {"en": "L{layer} H{head}", "zh": "层{layer} 头{head}"},
     "minilm.types": {"en": "Recognisable head types, measured", "zh": "可辨认的头类型（实测）"},
     "minilm.types_text": {
-        "en": ("For each head, the mean attention weight its queries put on one pattern: 1 means every query looks "
-               "only there, a uniform head scores 1/L = {uniform}. The strongest head of each type:"),
-        "zh": ("对每个头，计算其所有查询落在某种模式上的平均注意力权重：1 表示每个查询只看那里，均匀的头得分为 "
-               "1/L = {uniform}。每种类型得分最高的头："),
+        "en": "For each head, the mean attention weight its queries put on one pattern: 1 means every query "
+              "looks only there, a uniform head scores 1/L = {uniform}. The strongest head of each type, beside "
+              "the strongest of {n} random heads of the same shapes on the same input (a baseline: without it no "
+              "score says “specialised”):",
+        "zh": "对每个头，计算其所有查询落在某种模式上的平均注意力权重：1 表示每个查询只看那里，均匀的头得分为 1/L = {uniform}。每种类型得分最高的头，旁边是 {n} 个同样形状、同样输入的随机头"
+              "中得分最高者（基线：没有它，任何得分都说明不了“分工”）：",
     },
     "minilm.pattern.previous": {"en": "previous token", "zh": "前一个词元"},
     "minilm.pattern.next": {"en": "next token", "zh": "后一个词元"},
@@ -79,10 +80,11 @@ STRINGS: dict[str, dict[str, str]] = {
     "minilm.lines": {"en": "Token to token", "zh": "词元到词元"},
     "minilm.steps": {"en": "Its pipeline, step by step, with the real Q, K, V", "zh": "它的计算流程（真实的 Q、K、V）"},
     "minilm.steps_text": {
-        "en": ("The layer's input X (L × {d}) times this head's columns of the real W^Q, W^K, W^V (plus biases) "
-               "gives Q_i, K_i, V_i (L × {dk}); then S_i = Q_i K_iᵀ / √{dk}, A_i = softmax(S_i), head_i = A_i V_i."),
-        "zh": ("该层输入 X（L × {d}）乘以真实 W^Q、W^K、W^V 中属于这个头的列（加偏置），得到 Q_i、K_i、V_i"
-               "（L × {dk}）；然后 S_i = Q_i K_iᵀ / √{dk}，A_i = softmax(S_i)，head_i = A_i V_i。"),
+        "en": "The layer's input X (L × {d}) times this head's columns of the real $W^Q$, $W^K$, $W^V$ (plus "
+              "biases) gives $Q_i$, $K_i$, $V_i$ (L × {dk}); then $S_i$ = $Q_i\\ K_i^\\top$ / √{dk}, $A_i$ = "
+              "softmax($S_i$), $\\mathrm{{head}}_i$ = $A_i\\ V_i$.",
+        "zh": "该层输入 X（L × {d}）乘以真实 $W^Q$、$W^K$、$W^V$ 中属于这个头的列（加偏置），得到 $Q_i$、$K_i$、$V_i$（L × {dk}）；然后 $S_i$ = "
+              "$Q_i\\ K_i^\\top$ / √{dk}，$A_i$ = softmax($S_i$)，$\\mathrm{{head}}_i$ = $A_i\\ V_i$。",
     },
     "minilm.scores_title": {"en": "scaled scores S_i", "zh": "缩放后的分数 S_i"},
     "minilm.weights_title": {"en": "weights A_i", "zh": "权重 A_i"},

@@ -14,8 +14,9 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "题目来自笔记和当前设置。先作答（选择一个选项，或输入一个数或形状），再点 **揭晓**。每个答案都有各自的解释。",
     },
     "quiz.setting": {
-        "en": "Current setting: L = {L} query tokens, L_k = {Lk} key tokens, d_model = {d}, h = {h}, mask: {mask}.",
-        "zh": "当前设置：L = {L} 个查询词元，L_k = {Lk} 个键词元，d_model = {d}，h = {h}，掩蔽：{mask}。",
+        "en": "Current setting: L = {L} query tokens, L_k = {Lk} key tokens, d_model = {d}, h = {h}, mask: "
+              "{mask}.",
+        "zh": "当前设置：L = {L} 个查询词元，L_k = {Lk} 个键词元，d_model = {d}，h = {h}，掩码：{mask}。",
     },
     "quiz.set": {
         "en": "Question set {seed}. The link carries it: a class that opens the same link gets the same questions. "
@@ -50,68 +51,82 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     # ---- d_k (typed number)
     "quiz.d_k.prompt": {
-        "en": "d_model = {d} and h = {h} heads. Type d_k, the width of each head.",
-        "zh": "d_model = {d}，h = {h} 个头。请输入每个头的维度 d_k。",
+        "en": "$d_\\text{{model}}$ = {d} and h = {h} heads. Type $d_k$, the width of each head.",
+        "zh": "$d_\\text{{model}}$ = {d}，h = {h} 个头。请输入每个头的维度 $d_k$。",
     },
     "quiz.d_k.explain": {
-        "en": "The heads share d_model between them: d_k = d_model / h = {d} / {h} = {dk}.",
-        "zh": "各头平分 d_model：d_k = d_model / h = {d} / {h} = {dk}。",
+        "en": "Each head reads all $d_\\text{{model}}$ = {d} input dimensions and projects them to $d_k$ = "
+              "$d_\\text{{model}}$ / h = {d} / {h} = {dk} dimensions, so that the h outputs side by side are "
+              "$d_\\text{{model}}$ wide again.",
+        "zh": "每个头都读取全部 $d_\\text{{model}}$ = {d} 个输入维度，并把它们投影到 $d_k$ = $d_\\text{{model}}$ / h = {d} / {h} = "
+              "{dk} 维，这样 h 个输出横向拼接后又是 $d_\\text{{model}}$ 宽。",
     },
     "quiz.d_k.trap_mult": {
-        "en": "That is d_model · h. The heads do not each get d_model; they split it: divide.",
-        "zh": "这是 d_model · h。各头不是每个都有 d_model 维，而是平分它：应当相除。",
+        "en": "That is $d_\\text{{model}}$ · h. Each head's output is $d_\\text{{model}}$ / h wide, so that the "
+              "h outputs side by side are $d_\\text{{model}}$ wide again: divide. (Each head still reads all "
+              "$d_\\text{{model}}$ inputs: ⟦errata:n000_split⟧.)",
+        "zh": "这是 $d_\\text{{model}}$ · h。每个头的输出宽 $d_\\text{{model}}$ / h，h 个输出横向拼接后才又是 $d_\\text{{model}}$ 宽：应当相"
+              "除。（每个头仍读取全部 $d_\\text{{model}}$ 个输入：⟦errata:n000_split⟧。）",
     },
     "quiz.d_k.trap_d": {
-        "en": "That is d_model itself, the width of all heads together (after the concatenation).",
-        "zh": "这是 d_model 本身，即所有头合起来（拼接之后）的宽度。",
+        "en": "That is $d_\\text{{model}}$ itself, the width of all heads together (after the concatenation).",
+        "zh": "这是 $d_\\text{{model}}$ 本身，即所有头合起来（拼接之后）的宽度。",
     },
     "quiz.d_k.trap_h": {"en": "That is the number of heads, not their width.", "zh": "这是头数，而不是每个头的维度。"},
     # ---- shape of a tensor of this setting (typed shape)
     "quiz.shape.prompt": {
-        "en": "In this setting (L = {L} tokens, d_model = {d}, h = {h}), type the shape of {name} (i: one head).",
-        "zh": "在当前设置中（L = {L} 个词元，d_model = {d}，h = {h}），请输入 {name} 的形状（i 表示某一个头）。",
+        "en": "In this setting (L = {L} tokens, $d_\\text{{model}}$ = {d}, h = {h}), type the shape of {name} "
+              "(i: one head).",
+        "zh": "在当前设置中（L = {L} 个词元，$d_\\text{{model}}$ = {d}，h = {h}），请输入 {name} 的形状（i 表示某一个头）。",
     },
     "quiz.shape.prompt_cross": {
-        "en": "In this setting (cross-attention: L = {L} queries, L_k = {Lk} keys and values, d_model = {d}, h = {h}), "
-        "type the shape of {name}.",
-        "zh": "在当前设置中（交叉注意力：L = {L} 个查询，L_k = {Lk} 个键和值，d_model = {d}，h = {h}），请输入 {name} 的形状。",
+        "en": "In this setting (cross-attention: L = {L} queries, $L_k$ = {Lk} keys and values, "
+              "$d_\\text{{model}}$ = {d}, h = {h}), type the shape of {name}.",
+        "zh": "在当前设置中（交叉注意力：L = {L} 个查询，$L_k$ = {Lk} 个键和值，$d_\\text{{model}}$ = {d}，h = {h}），请输入 {name} 的形状。",
     },
     "quiz.shape.why_q_i": {
-        "en": "Q_i = X W_i^Q: (L × d_model)(d_model × d_k) = {shape}, with d_k = {d} / {h} = {dk}.",
-        "zh": "Q_i = X W_i^Q：(L × d_model)(d_model × d_k) = {shape}，其中 d_k = {d} / {h} = {dk}。",
+        "en": "$Q_i$ = X $W_i^Q$: (L × $d_\\text{{model}}$)($d_\\text{{model}}$ × $d_k$) = {shape}, with $d_k$ = "
+              "{d} / {h} = {dk}.",
+        "zh": "$Q_i$ = X $W_i^Q$：(L × $d_\\text{{model}}$)($d_\\text{{model}}$ × $d_k$) = {shape}，其中 $d_k$ = {d} "
+              "/ {h} = {dk}。",
     },
     "quiz.shape.why_k_t": {
-        "en": "K_i has one row per key, L_k × d_k; transposed it is d_k × L_k = {shape}, ready for Q_i K_iᵀ.",
-        "zh": "K_i 每个键一行，形状 L_k × d_k；转置后为 d_k × L_k = {shape}，正好用于 Q_i K_iᵀ。",
+        "en": "$K_i$ has one row per key, $L_k$ × $d_k$; transposed it is $d_k$ × $L_k$ = {shape}, ready for "
+              "$Q_i\\ K_i^\\top$.",
+        "zh": "$K_i$ 每个键一行，形状 $L_k$ × $d_k$；转置后为 $d_k$ × $L_k$ = {shape}，正好用于 $Q_i\\ K_i^\\top$。",
     },
     "quiz.shape.why_a_i": {
-        "en": "A_i = softmax(Q_i K_iᵀ / √d_k) has one row per query and one column per key: L × L_k = {shape}.",
-        "zh": "A_i = softmax(Q_i K_iᵀ / √d_k) 每个查询一行、每个键一列：L × L_k = {shape}。",
+        "en": "$A_i$ = softmax($Q_i K_i^\\top / \\sqrt{{d_k}}$) has one row per query and one column per key: L "
+              "× $L_k$ = {shape}.",
+        "zh": "$A_i$ = softmax($Q_i K_i^\\top / \\sqrt{{d_k}}$) 每个查询一行、每个键一列：L × $L_k$ = {shape}。",
     },
     "quiz.shape.why_head_i": {
-        "en": "head_i = A_i V_i: (L × L_k)(L_k × d_k) = {shape}.",
-        "zh": "head_i = A_i V_i：(L × L_k)(L_k × d_k) = {shape}。",
+        "en": "$\\mathrm{{head}}_i$ = $A_i\\ V_i$: (L × $L_k$)($L_k$ × $d_k$) = {shape}.",
+        "zh": "$\\mathrm{{head}}_i$ = $A_i\\ V_i$：(L × $L_k$)($L_k$ × $d_k$) = {shape}。",
     },
     "quiz.shape.why_concat": {
-        "en": "{h} heads of L × d_k side by side: L × (h · d_k) = {shape}, back to d_model columns.",
-        "zh": "{h} 个 L × d_k 的头左右并排：L × (h · d_k) = {shape}，回到 d_model 列。",
+        "en": "{h} heads of L × $d_k$ side by side: L × (h · $d_k$) = {shape}, back to $d_\\text{{model}}$ "
+              "columns.",
+        "zh": "{h} 个 L × $d_k$ 的头左右并排：L × (h · $d_k$) = {shape}，回到 $d_\\text{{model}}$ 列。",
     },
     "quiz.shape.why_w_q_i": {
-        "en": "W_i^Q maps a d_model-wide token to a d_k-wide query: d_model × d_k = {shape}.",
-        "zh": "W_i^Q 把 d_model 维的词元映射为 d_k 维的查询：d_model × d_k = {shape}。",
+        "en": "$W_i^Q$ maps a $d_\\text{{model}}$-wide token to a $d_k$-wide query: $d_\\text{{model}}$ × $d_k$ "
+              "= {shape}.",
+        "zh": "$W_i^Q$ 把 $d_\\text{{model}}$ 维的词元映射为 $d_k$ 维的查询：$d_\\text{{model}}$ × $d_k$ = {shape}。",
     },
     "quiz.shape.why_w_o": {
-        "en": "W^O takes the concatenation (h · d_k = d_model wide) back to d_model: {shape}.",
-        "zh": "W^O 把拼接结果（宽 h · d_k = d_model）映射回 d_model：{shape}。",
+        "en": "$W^O$ takes the concatenation (h · $d_k$ = $d_\\text{{model}}$ wide) back to $d_\\text{{model}}$: "
+              "{shape}.",
+        "zh": "$W^O$ 把拼接结果（宽 h · $d_k$ = $d_\\text{{model}}$）映射回 $d_\\text{{model}}$：{shape}。",
     },
     "quiz.shape.trap_transposed": {
         "en": "Right numbers, wrong order: that is the transpose. Rows come first.",
         "zh": "数字对了，顺序反了：这是转置。先写行数。",
     },
     "quiz.shape.trap_dk": {
-        "en": "d_model ({d}) and d_k ({dk}) are swapped: one head works in d_k dimensions; d_model is all heads "
-        "together.",
-        "zh": "d_model（{d}）和 d_k（{dk}）弄混了：一个头在 d_k 维中计算；d_model 是所有头合起来的维度。",
+        "en": "$d_\\text{{model}}$ ({d}) and $d_k$ ({dk}) are swapped: one head works in $d_k$ dimensions; "
+              "$d_\\text{{model}}$ is all heads together.",
+        "zh": "$d_\\text{{model}}$（{d}）和 $d_k$（{dk}）弄混了：一个头在 $d_k$ 维中计算；$d_\\text{{model}}$ 是所有头合起来的维度。",
     },
     "quiz.shape.trap_heads": {
         "en": "That is all {h} heads stacked; the question asks for one matrix.",
@@ -119,28 +134,34 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     # ---- parameter count (typed number)
     "quiz.params.prompt": {
-        "en": "A multi-head attention layer with d_model = {d}, h = {h} heads and no biases. Type how many weights "
-        "W^Q, W^K, W^V and W^O hold together.",
-        "zh": "一个多头注意力层，d_model = {d}，h = {h} 个头，无偏置。请输入 W^Q、W^K、W^V 和 W^O 共有多少个权重。",
+        "en": "A multi-head attention layer with $d_\\text{{model}}$ = {d}, h = {h} heads and no biases. Type "
+              "how many weights $W^Q$, $W^K$, $W^V$ and $W^O$ hold together.",
+        "zh": "一个多头注意力层，$d_\\text{{model}}$ = {d}，h = {h} 个头，无偏置。请输入 $W^Q$、$W^K$、$W^V$ 和 $W^O$ 共有多少个权重。",
     },
     "quiz.params.explain": {
-        "en": "Each head's W_i^Q is d_model × d_k; h of them make h · {d} · {dk} = {per} = d_model². The same for "
-        "W^K and W^V, and W^O is d_model × d_model: 4 · d_model² = {total}, whatever h is (note 004).",
-        "zh": "每个头的 W_i^Q 是 d_model × d_k；h 个合起来是 h · {d} · {dk} = {per} = d_model²。W^K、W^V 同理，W^O 是 "
-        "d_model × d_model：共 4 · d_model² = {total}，与 h 无关（笔记 004）。",
+        "en": "Each head's $W_i^Q$ is $d_\\text{{model}}$ × $d_k$; h of them make h · {d} · {dk} = {per} = "
+              "$d_\\text{{model}}^2$. The same for $W^K$ and $W^V$, and $W^O$ is $d_\\text{{model}}$ × "
+              "$d_\\text{{model}}$: 4 · $d_\\text{{model}}^2$ = {total}, whatever h is (note 004).",
+        "zh": "每个头的 $W_i^Q$ 是 $d_\\text{{model}}$ × $d_k$；h 个合起来是 h · {d} · {dk} = {per} = "
+              "$d_\\text{{model}}^2$。$W^K$、$W^V$ 同理，$W^O$ 是 $d_\\text{{model}}$ × $d_\\text{{model}}$：共 4 · "
+              "$d_\\text{{model}}^2$ = {total}，与 h 无关（笔记 004）。",
     },
     "quiz.params.trap_3d2": {
-        "en": "3 · d_model² is the table of note 001: it counts W^Q, W^K, W^V and forgets W^O.",
-        "zh": "3 · d_model² 是笔记 001 表中的数：它只算了 W^Q、W^K、W^V，漏掉了 W^O。",
+        "en": "3 · $d_\\text{{model}}^2$ counts $W^Q$, $W^K$ and $W^V$ only; this layer also has $W^O$, another "
+              "$d_\\text{{model}}^2$ (note 001's table makes the same slip: ⟦errata:n001_params⟧).",
+        "zh": "3 · $d_\\text{{model}}^2$ 只算了 $W^Q$、$W^K$ 和 $W^V$；这一层还有 $W^O$，又是 $d_\\text{{model}}^2$ 个权重（笔记 001 "
+              "的表格犯了同样的错误：⟦errata:n001_params⟧）。",
     },
     "quiz.params.trap_per_head": {
-        "en": "That gives every one of the {h} heads full d_model × d_model matrices. Each head's matrices are only "
-        "d_model × d_k.",
-        "zh": "这相当于 {h} 个头每个都有完整的 d_model × d_model 矩阵。实际上每个头的矩阵只有 d_model × d_k。",
+        "en": "That gives every one of the {h} heads full $d_\\text{{model}}$ × $d_\\text{{model}}$ matrices. "
+              "Each head's matrices are only $d_\\text{{model}}$ × $d_k$.",
+        "zh": "这相当于 {h} 个头每个都有完整的 $d_\\text{{model}}$ × $d_\\text{{model}}$ 矩阵。实际上每个头的矩阵只有 $d_\\text{{model}}$ × "
+              "$d_k$。",
     },
     "quiz.params.trap_one_head": {
-        "en": "That counts one head's W_i^Q, W_i^K, W_i^V and a d_model × d_k slice: multiply by the h heads.",
-        "zh": "这只算了一个头的 W_i^Q、W_i^K、W_i^V 和一块 d_model × d_k：还要乘以头数 h。",
+        "en": "That counts one head's $W_i^Q$, $W_i^K$, $W_i^V$ and a $d_\\text{{model}}$ × $d_k$ slice: "
+              "multiply by the h heads.",
+        "zh": "这只算了一个头的 $W_i^Q$、$W_i^K$、$W_i^V$ 和一块 $d_\\text{{model}}$ × $d_k$：还要乘以头数 h。",
     },
     "quiz.params.trap_bias": {
         "en": "That includes four bias vectors; this layer has none.",
@@ -148,59 +169,66 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     # ---- does h change the parameter count (choice)
     "quiz.heads_params.prompt_d": {
-        "en": "d_model = {d} stays fixed, and the layer goes from h = {h1} to h = {h2} heads (d_k = d_model / h). "
-        "It had {p1} weights. How many now?",
-        "zh": "d_model = {d} 保持不变，头数从 h = {h1} 变为 h = {h2}（d_k = d_model / h）。原来有 {p1} 个权重，现在有多少？",
+        "en": "$d_\\text{{model}}$ = {d} stays fixed, and the layer goes from h = {h1} to h = {h2} heads ($d_k$ "
+              "= $d_\\text{{model}}$ / h). It had {p1} weights. How many now?",
+        "zh": "$d_\\text{{model}}$ = {d} 保持不变，头数从 h = {h1} 变为 h = {h2}（$d_k$ = $d_\\text{{model}}$ / h）。原来有 {p1} "
+              "个权重，现在有多少？",
     },
     "quiz.heads_params.prompt_dk": {
-        "en": "Each head keeps d_k = {dk}, and the layer goes from h = {h1} to h = {h2} heads, so d_model = h · d_k "
-        "changes. It had {p1} weights. How many now?",
-        "zh": "每个头保持 d_k = {dk}，头数从 h = {h1} 变为 h = {h2}，因此 d_model = h · d_k 也随之改变。原来有 {p1} "
-        "个权重，现在有多少？",
+        "en": "Each head keeps $d_k$ = {dk}, and the layer goes from h = {h1} to h = {h2} heads, so "
+              "$d_\\text{{model}}$ = h · $d_k$ changes. It had {p1} weights. How many now?",
+        "zh": "每个头保持 $d_k$ = {dk}，头数从 h = {h1} 变为 h = {h2}，因此 $d_\\text{{model}}$ = h · $d_k$ 也随之改变。原来有 {p1} 个权重，"
+              "现在有多少？",
     },
     "quiz.heads_params.explain_d": {
-        "en": "With d_model fixed the count is 4 · d_model² = {p2}: more heads are narrower heads (note 004).",
-        "zh": "d_model 不变时参数量为 4 · d_model² = {p2}：头越多，每个头越窄（笔记 004）。",
+        "en": "With $d_\\text{{model}}$ fixed the count is 4 · $d_\\text{{model}}^2$ = {p2}: more heads are "
+              "narrower heads (note 004).",
+        "zh": "$d_\\text{{model}}$ 不变时参数量为 4 · $d_\\text{{model}}^2$ = {p2}：头越多，每个头越窄（笔记 004）。",
     },
     "quiz.heads_params.explain_dk": {
-        "en": "d_model = h · d_k goes from {h1} · {dk} to {h2} · {dk}, and the count is 4 · d_model²: {p1} → {p2}.",
-        "zh": "d_model = h · d_k 从 {h1} · {dk} 变为 {h2} · {dk}，参数量为 4 · d_model²：{p1} → {p2}。",
+        "en": "$d_\\text{{model}}$ = h · $d_k$ goes from {h1} · {dk} to {h2} · {dk}, and the count is 4 · "
+              "$d_\\text{{model}}^2$: {p1} → {p2}.",
+        "zh": "$d_\\text{{model}}$ = h · $d_k$ 从 {h1} · {dk} 变为 {h2} · {dk}，参数量为 4 · $d_\\text{{model}}^2$：{p1} "
+              "→ {p2}。",
     },
     "quiz.heads_params.opt_same": {"en": "{p} (unchanged)", "zh": "{p}（不变）"},
     "quiz.heads_params.opt_linear": {"en": "{p} (× h₂/h₁)", "zh": "{p}（× h₂/h₁）"},
     "quiz.heads_params.opt_square": {"en": "{p} (× (h₂/h₁)²)", "zh": "{p}（× (h₂/h₁)²）"},
     "quiz.heads_params.opt_inverse": {"en": "{p} (÷ h₂/h₁)", "zh": "{p}（÷ h₂/h₁）"},
     "quiz.heads_params.why_same_d": {
-        "en": "Right: h · d_model · (d_model / h) = d_model² per matrix, whatever h.",
-        "zh": "对：每个矩阵 h · d_model · (d_model / h) = d_model²，与 h 无关。",
+        "en": "Right: h · $d_\\text{{model}}$ · ($d_\\text{{model}}$ / h) = $d_\\text{{model}}^2$ per matrix, "
+              "whatever h.",
+        "zh": "对：每个矩阵 h · $d_\\text{{model}}$ · ($d_\\text{{model}}$ / h) = $d_\\text{{model}}^2$，与 h 无关。",
     },
     "quiz.heads_params.why_same_dk": {
-        "en": "That would hold with d_model fixed; here d_model = h · d_k grows with h.",
-        "zh": "若 d_model 固定才如此；这里 d_model = h · d_k 随 h 变化。",
+        "en": "That would hold with $d_\\text{{model}}$ fixed; here $d_\\text{{model}}$ = h · $d_k$ grows with h.",
+        "zh": "若 $d_\\text{{model}}$ 固定才如此；这里 $d_\\text{{model}}$ = h · $d_k$ 随 h 变化。",
     },
     "quiz.heads_params.why_linear_d": {
-        "en": "Extra heads do not bring extra matrices of full size: each head gets narrower (d_k = d_model / h).",
-        "zh": "多出的头并不带来完整大小的新矩阵：每个头变窄了（d_k = d_model / h）。",
+        "en": "Extra heads do not bring extra matrices of full size: each head gets narrower ($d_k$ = "
+              "$d_\\text{{model}}$ / h).",
+        "zh": "多出的头并不带来完整大小的新矩阵：每个头变窄了（$d_k$ = $d_\\text{{model}}$ / h）。",
     },
     "quiz.heads_params.why_linear_dk": {
-        "en": "The input width d_model grows too, not only the number of heads: the count grows with d_model².",
-        "zh": "增长的不只是头数，输入宽度 d_model 也在增长：参数量随 d_model² 增长。",
+        "en": "The input width $d_\\text{{model}}$ grows too, not only the number of heads: the count grows with "
+              "$d_\\text{{model}}^2$.",
+        "zh": "增长的不只是头数，输入宽度 $d_\\text{{model}}$ 也在增长：参数量随 $d_\\text{{model}}^2$ 增长。",
     },
     "quiz.heads_params.why_square_d": {
-        "en": "Only when d_model grows with h. Here d_model is fixed.",
-        "zh": "只有当 d_model 随 h 增长时才如此。这里 d_model 是固定的。",
+        "en": "Only when $d_\\text{{model}}$ grows with h. Here $d_\\text{{model}}$ is fixed.",
+        "zh": "只有当 $d_\\text{{model}}$ 随 h 增长时才如此。这里 $d_\\text{{model}}$ 是固定的。",
     },
     "quiz.heads_params.why_square_dk": {
-        "en": "Right: d_model grows by h₂/h₁ = {r}, and 4 · d_model² by its square.",
-        "zh": "对：d_model 变为原来的 h₂/h₁ = {r} 倍，4 · d_model² 变为其平方倍。",
+        "en": "Right: $d_\\text{{model}}$ grows by h₂/h₁ = {r}, and 4 · $d_\\text{{model}}^2$ by its square.",
+        "zh": "对：$d_\\text{{model}}$ 变为原来的 h₂/h₁ = {r} 倍，4 · $d_\\text{{model}}^2$ 变为其平方倍。",
     },
     "quiz.heads_params.why_inverse_d": {
         "en": "Narrower heads, but more of them: the two cancel, nothing shrinks.",
         "zh": "每个头变窄了，但头变多了：两者抵消，总数不变小。",
     },
     "quiz.heads_params.why_inverse_dk": {
-        "en": "With d_k fixed, more heads mean a wider d_model, never fewer weights.",
-        "zh": "d_k 固定时，头越多 d_model 越宽，权重不会变少。",
+        "en": "With $d_k$ fixed, more heads mean a wider $d_\\text{{model}}$, never fewer weights.",
+        "zh": "$d_k$ 固定时，头越多 $d_\\text{{model}}$ 越宽，权重不会变少。",
     },
     # ---- one softmax weight by hand (typed number)
     "quiz.softmax_weight.prompt": {
@@ -231,29 +259,31 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     # ---- one scaled score by hand (typed number)
     "quiz.score_by_hand.prompt": {
-        "en": "Head {head}: the query {query} has q = {q} and the key {kv} has k = {k} (d_k = {dk}). Type the scaled "
-        "score q · k / √d_k (2 decimals).",
-        "zh": "头 {head}：查询 {query} 的 q = {q}，键 {kv} 的 k = {k}（d_k = {dk}）。请输入缩放分数 q · k / √d_k（保留 2 位小数）。",
+        "en": "Head {head}: the query {query} has q = {q} and the key {kv} has k = {k} ($d_k$ = {dk}). Type the "
+              "scaled score q · k / $\\sqrt{{d_k}}$ (2 decimals).",
+        "zh": "头 {head}：查询 {query} 的 q = {q}，键 {kv} 的 k = {k}（$d_k$ = {dk}）。请输入缩放分数 q · k / $\\sqrt{{d_k}}$（保留 2 "
+              "位小数）。",
     },
     "quiz.score_by_hand.prompt_made_up": {
-        "en": "A head with d_k = {dk}: q = {q}, k = {k}. Type the scaled score q · k / √d_k (2 decimals).",
-        "zh": "一个 d_k = {dk} 的头：q = {q}，k = {k}。请输入缩放分数 q · k / √d_k（保留 2 位小数）。",
+        "en": "A head with $d_k$ = {dk}: q = {q}, k = {k}. Type the scaled score q · k / $\\sqrt{{d_k}}$ (2 "
+              "decimals).",
+        "zh": "一个 $d_k$ = {dk} 的头：q = {q}，k = {k}。请输入缩放分数 q · k / $\\sqrt{{d_k}}$（保留 2 位小数）。",
     },
     "quiz.score_by_hand.explain": {
         "en": "q · k = {products} = {dot}; divided by √{dk}: {answer}.",
         "zh": "q · k = {products} = {dot}；除以 √{dk}：{answer}。",
     },
     "quiz.score_by_hand.trap_unscaled": {
-        "en": "That is q · k before the scaling: divide by √d_k.",
-        "zh": "这是缩放之前的 q · k：还要除以 √d_k。",
+        "en": "That is q · k before the scaling: divide by $\\sqrt{{d_k}}$.",
+        "zh": "这是缩放之前的 q · k：还要除以 $\\sqrt{{d_k}}$。",
     },
     "quiz.score_by_hand.trap_by_dk": {
-        "en": "That divides by d_k; the scaling divides by its square root, √d_k.",
-        "zh": "这是除以 d_k；缩放除的是它的平方根 √d_k。",
+        "en": "That divides by $d_k$; the scaling divides by its square root, $\\sqrt{{d_k}}$.",
+        "zh": "这是除以 $d_k$；缩放除的是它的平方根 $\\sqrt{{d_k}}$。",
     },
     "quiz.score_by_hand.trap_times": {
-        "en": "That multiplies by √d_k; the scaling divides.",
-        "zh": "这是乘以 √d_k；缩放是除法。",
+        "en": "That multiplies by $\\sqrt{{d_k}}$; the scaling divides.",
+        "zh": "这是乘以 $\\sqrt{{d_k}}$；缩放是除法。",
     },
     # ---- argmax (choice, only with a clear winner)
     "quiz.argmax.prompt": {
@@ -275,12 +305,12 @@ STRINGS: dict[str, dict[str, str]] = {
     # ---- masks (choice)
     "quiz.mask_causal.prompt": {
         "en": "With the causal mask, which keys can the query {query} see?",
-        "zh": "使用因果掩蔽时，查询 {query} 能看到哪些键？",
+        "zh": "使用因果掩码时，查询 {query} 能看到哪些键？",
     },
     "quiz.mask_causal.explain": {
         "en": "A causal mask hides every key after the query's own position: {query} sees {n_visible} of {len_k} "
-        "keys ({keys}), itself included.",
-        "zh": "因果掩蔽掩蔽查询自身位置之后的所有键：{query} 能看到 {len_k} 个键中的 {n_visible} 个（{keys}），包括它自己。",
+              "keys ({keys}), itself included.",
+        "zh": "因果掩码掩蔽查询自身位置之后的所有键：{query} 能看到 {len_k} 个键中的 {n_visible} 个（{keys}），包括它自己。",
     },
     "quiz.mask_causal.why_right": {
         "en": "Right: every key up to and including {query}.",
@@ -292,11 +322,11 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "quiz.mask_causal.why_after": {
         "en": "This is the future, the part the causal mask hides.",
-        "zh": "这是“未来”，正是因果掩蔽掩蔽的部分。",
+        "zh": "这是“未来”，正是因果掩码掩蔽的部分。",
     },
     "quiz.mask_causal.why_all": {
         "en": "That is attention without a mask.",
-        "zh": "这是没有掩蔽时的情况。",
+        "zh": "这是没有掩码时的情况。",
     },
     "quiz.mask_causal.why_future": {
         "en": "These are exactly the keys that are hidden.",
@@ -308,12 +338,12 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "quiz.mask_padding.prompt": {
         "en": "With this padding mask, which keys can the query {query} see?",
-        "zh": "使用当前的填充掩蔽时，查询 {query} 能看到哪些键？",
+        "zh": "使用当前的填充掩码时，查询 {query} 能看到哪些键？",
     },
     "quiz.mask_padding.explain": {
         "en": "A padding mask hides the padded keys from every query: {query} sees {n_visible} of {len_k} keys "
-        "({keys}).",
-        "zh": "填充掩蔽对所有查询都掩蔽被填充的键：{query} 能看到 {len_k} 个键中的 {n_visible} 个（{keys}）。",
+              "({keys}).",
+        "zh": "填充掩码对所有查询都掩蔽被填充的键：{query} 能看到 {len_k} 个键中的 {n_visible} 个（{keys}）。",
     },
     "quiz.mask_padding.why_right": {
         "en": "Right: every key that is not padding.",
@@ -321,7 +351,7 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "quiz.mask_padding.why_all": {
         "en": "That ignores the mask: the padded keys are hidden.",
-        "zh": "这忽略了掩蔽：被填充的键是看不到的。",
+        "zh": "这忽略了掩码：被填充的键是看不到的。",
     },
     "quiz.mask_padding.why_padded": {
         "en": "These are the padded keys, the ones hidden.",
@@ -329,7 +359,7 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "quiz.mask_padding.why_causal": {
         "en": "That is a causal mask; a padding mask hides the same keys from every query, earlier or later.",
-        "zh": "这是因果掩蔽；填充掩蔽对每个查询掩蔽的都是同样的键，不分前后。",
+        "zh": "这是因果掩码；填充掩码对每个查询掩蔽的都是同样的键，不分前后。",
     },
     "quiz.mask_padding.why_self": {
         "en": "A query sees every key that is not padding, not only itself.",
@@ -342,8 +372,9 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "交叉注意力：查询来自一个 {Lq} 个词元的句子，键和值来自另一个 {Lk} 个词元的句子。请输入一个头的注意力权重 A 的形状。",
     },
     "quiz.cross_shape.explain": {
-        "en": "A = softmax(Q Kᵀ / √d_k): one row per query, one column per key: {Lq} × {Lk} (note 003).",
-        "zh": "A = softmax(Q Kᵀ / √d_k)：每个查询一行、每个键一列：{Lq} × {Lk}（笔记 003）。",
+        "en": "A = softmax($QK^\\top / \\sqrt{{d_k}}$): one row per query, one column per key: {Lq} × {Lk} (note "
+              "003).",
+        "zh": "A = softmax($QK^\\top / \\sqrt{{d_k}}$)：每个查询一行、每个键一列：{Lq} × {Lk}（笔记 003）。",
     },
     "quiz.cross_shape.trap_transposed": {
         "en": "Rows are queries, columns keys: this is the transpose.",
@@ -363,28 +394,29 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     # ---- multiplications of this setting (typed number)
     "quiz.qk_mults.prompt_one": {
-        "en": "L = {L} queries, L_k = {Lk} keys, d_model = {d}, h = {h}. Type how many scalar multiplications "
-        "{step} takes in ONE head.",
-        "zh": "L = {L} 个查询，L_k = {Lk} 个键，d_model = {d}，h = {h}。请输入一个头中 {step} 需要多少次标量乘法。",
+        "en": "L = {L} queries, $L_k$ = {Lk} keys, $d_\\text{{model}}$ = {d}, h = {h}. Type how many scalar "
+              "multiplications {step} takes in ONE head.",
+        "zh": "L = {L} 个查询，$L_k$ = {Lk} 个键，$d_\\text{{model}}$ = {d}，h = {h}。请输入一个头中 {step} 需要多少次标量乘法。",
     },
     "quiz.qk_mults.prompt_all": {
-        "en": "L = {L} queries, L_k = {Lk} keys, d_model = {d}, h = {h}. Type how many scalar multiplications "
-        "{step} takes over ALL heads.",
-        "zh": "L = {L} 个查询，L_k = {Lk} 个键，d_model = {d}，h = {h}。请输入所有头的 {step} 共需要多少次标量乘法。",
+        "en": "L = {L} queries, $L_k$ = {Lk} keys, $d_\\text{{model}}$ = {d}, h = {h}. Type how many scalar "
+              "multiplications {step} takes over ALL heads.",
+        "zh": "L = {L} 个查询，$L_k$ = {Lk} 个键，$d_\\text{{model}}$ = {d}，h = {h}。请输入所有头的 {step} 共需要多少次标量乘法。",
     },
     "quiz.qk_mults.explain_one": {
-        "en": "{step} in one head: L · L_k entries, each a sum of d_k products: {L} · {Lk} · {dk} = {total}.",
-        "zh": "一个头的 {step}：L · L_k 个元素，每个是 d_k 个乘积之和：{L} · {Lk} · {dk} = {total}。",
+        "en": "{step} in one head: L · $L_k$ entries, each a sum of $d_k$ products: {L} · {Lk} · {dk} = {total}.",
+        "zh": "一个头的 {step}：L · $L_k$ 个元素，每个是 $d_k$ 个乘积之和：{L} · {Lk} · {dk} = {total}。",
     },
     "quiz.qk_mults.explain_all": {
-        "en": "{step}: L · L_k · d_k per head, times h: L · L_k · d_model = {L} · {Lk} · {d} = {total}, the same as "
-        "one head of width d_model (note 001).",
-        "zh": "{step}：每个头 L · L_k · d_k，乘以 h：L · L_k · d_model = {L} · {Lk} · {d} = {total}，与宽度为 d_model "
-        "的单头相同（笔记 001）。",
+        "en": "{step}: L · $L_k$ · $d_k$ per head, times h: L · $L_k$ · $d_\\text{{model}}$ = {L} · {Lk} · {d} = "
+              "{total}, the same as one head of width $d_\\text{{model}}$ (note 001).",
+        "zh": "{step}：每个头 L · $L_k$ · $d_k$，乘以 h：L · $L_k$ · $d_\\text{{model}}$ = {L} · {Lk} · {d} = "
+              "{total}，与宽度为 $d_\\text{{model}}$ 的单头相同（笔记 001）。",
     },
     "quiz.qk_mults.trap_dh": {
-        "en": "That multiplies by d_model and by h: each head works in d_k = d_model / h dimensions only.",
-        "zh": "这既乘了 d_model 又乘了 h：每个头只在 d_k = d_model / h 维中计算。",
+        "en": "That multiplies by $d_\\text{{model}}$ and by h: each head works in $d_k$ = $d_\\text{{model}}$ / "
+              "h dimensions only.",
+        "zh": "这既乘了 $d_\\text{{model}}$ 又乘了 h：每个头只在 $d_k$ = $d_\\text{{model}}$ / h 维中计算。",
     },
     "quiz.qk_mults.trap_one": {"en": "That is one head only.", "zh": "这只是一个头的。"},
     "quiz.qk_mults.trap_all": {"en": "That is all heads together.", "zh": "这是所有头合起来的。"},
@@ -399,33 +431,36 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "序列长度 L 变为原来的 {k} 倍（d_model 和 h 不变）。{step} 的乘法次数变为原来的多少倍？请输入倍数。",
     },
     "quiz.cost_scaling.prompt_d": {
-        "en": "d_model becomes {k} times larger (L and h stay). The multiplications of {step} become how many times "
-        "as many? Type the factor.",
-        "zh": "d_model 变为原来的 {k} 倍（L 和 h 不变）。{step} 的乘法次数变为原来的多少倍？请输入倍数。",
+        "en": "$d_\\text{{model}}$ becomes {k} times larger (L and h stay). The multiplications of {step} become "
+              "how many times as many? Type the factor.",
+        "zh": "$d_\\text{{model}}$ 变为原来的 {k} 倍（L 和 h 不变）。{step} 的乘法次数变为原来的多少倍？请输入倍数。",
     },
     "quiz.cost_scaling.explain_qk_L": {
-        "en": "{step} costs L · L · d_model: L appears twice, so × {k}² = {answer}. This is attention's quadratic cost.",
-        "zh": "{step} 的代价是 L · L · d_model：L 出现两次，所以 × {k}² = {answer}。这就是注意力的平方代价。",
+        "en": "{step} costs L · L · $d_\\text{{model}}$: L appears twice, so × {k}² = {answer}. This is "
+              "attention's quadratic cost.",
+        "zh": "{step} 的代价是 L · L · $d_\\text{{model}}$：L 出现两次，所以 × {k}² = {answer}。这就是注意力的平方代价。",
     },
     "quiz.cost_scaling.explain_av_L": {
-        "en": "{step} costs L · L · d_model (weights times values): L twice, × {k}² = {answer}.",
-        "zh": "{step} 的代价是 L · L · d_model（权重乘以值）：L 出现两次，× {k}² = {answer}。",
+        "en": "{step} costs L · L · $d_\\text{{model}}$ (weights times values): L twice, × {k}² = {answer}.",
+        "zh": "{step} 的代价是 L · L · $d_\\text{{model}}$（权重乘以值）：L 出现两次，× {k}² = {answer}。",
     },
     "quiz.cost_scaling.explain_proj_L": {
-        "en": "{step} costs L · d_model · d_model: L once, × {k}.",
-        "zh": "{step} 的代价是 L · d_model · d_model：L 只出现一次，× {k}。",
+        "en": "{step} costs L · $d_\\text{{model}}$ · $d_\\text{{model}}$: L once, × {k}.",
+        "zh": "{step} 的代价是 L · $d_\\text{{model}}$ · $d_\\text{{model}}$：L 只出现一次，× {k}。",
     },
     "quiz.cost_scaling.explain_qk_d": {
-        "en": "{step} costs L · L · d_model: d_model once, × {k}.",
-        "zh": "{step} 的代价是 L · L · d_model：d_model 只出现一次，× {k}。",
+        "en": "{step} costs L · L · $d_\\text{{model}}$: $d_\\text{{model}}$ once, × {k}.",
+        "zh": "{step} 的代价是 L · L · $d_\\text{{model}}$：$d_\\text{{model}}$ 只出现一次，× {k}。",
     },
     "quiz.cost_scaling.explain_av_d": {
-        "en": "{step} costs L · L · d_model: d_model once, × {k}.",
-        "zh": "{step} 的代价是 L · L · d_model：d_model 只出现一次，× {k}。",
+        "en": "{step} costs L · L · $d_\\text{{model}}$: $d_\\text{{model}}$ once, × {k}.",
+        "zh": "{step} 的代价是 L · L · $d_\\text{{model}}$：$d_\\text{{model}}$ 只出现一次，× {k}。",
     },
     "quiz.cost_scaling.explain_proj_d": {
-        "en": "{step} costs L · d_model · d_model: d_model twice, × {k}² = {answer}.",
-        "zh": "{step} 的代价是 L · d_model · d_model：d_model 出现两次，× {k}² = {answer}。",
+        "en": "{step} costs L · $d_\\text{{model}}$ · $d_\\text{{model}}$: $d_\\text{{model}}$ twice, × {k}² = "
+              "{answer}.",
+        "zh": "{step} 的代价是 L · $d_\\text{{model}}$ · $d_\\text{{model}}$：$d_\\text{{model}}$ 出现两次，× {k}² = "
+              "{answer}。",
     },
     "quiz.cost_scaling.trap_linear": {
         "en": "Linear growth: true when the size appears once in the count; here it appears twice.",
@@ -445,27 +480,28 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     # ---- entropy with growing d_k (choice)
     "quiz.entropy_scaling.prompt_off": {
-        "en": "Scaling OFF (scores are Q Kᵀ, not divided by √d_k). Queries and keys have random entries of "
-        "variance 1, {n} keys. d_k grows from {a} to {b}. What happens to the entropy of the attention rows?",
-        "zh": "关闭缩放（分数为 Q Kᵀ，不除以 √d_k）。查询和键的元素是方差为 1 的随机数，共 {n} 个键。d_k 从 {a} 增大到 {b}。"
-        "注意力权重各行的熵会怎样？",
+        "en": "Scaling OFF (scores are Q $K^\\top$, not divided by $\\sqrt{{d_k}}$). Queries and keys have "
+              "random entries of variance 1, {n} keys. $d_k$ grows from {a} to {b}. What happens to the entropy "
+              "of the attention rows?",
+        "zh": "关闭缩放（分数为 Q $K^\\top$，不除以 $\\sqrt{{d_k}}$）。查询和键的元素是方差为 1 的随机数，共 {n} 个键。$d_k$ 从 {a} 增大到 "
+              "{b}。注意力权重各行的熵会怎样？",
     },
     "quiz.entropy_scaling.prompt_on": {
-        "en": "Scaling ON (scores are Q Kᵀ / √d_k). Queries and keys have random entries of variance 1, {n} keys. "
-        "d_k grows from {a} to {b}. What happens to the entropy of the attention rows?",
-        "zh": "开启缩放（分数为 Q Kᵀ / √d_k）。查询和键的元素是方差为 1 的随机数，共 {n} 个键。d_k 从 {a} 增大到 {b}。"
-        "注意力权重各行的熵会怎样？",
+        "en": "Scaling ON (scores are $QK^\\top / \\sqrt{{d_k}}$). Queries and keys have random entries of "
+              "variance 1, {n} keys. $d_k$ grows from {a} to {b}. What happens to the entropy of the attention "
+              "rows?",
+        "zh": "开启缩放（分数为 $QK^\\top / \\sqrt{{d_k}}$）。查询和键的元素是方差为 1 的随机数，共 {n} 个键。$d_k$ 从 {a} 增大到 {b}。注意力权重各行的熵会怎样？",
     },
     "quiz.entropy_scaling.explain_off": {
-        "en": "A dot product of d_k terms has variance d_k: from {a} to {b} the scores spread √({b}/{a}) times wider, "
-        "softmax saturates on one key, the entropy falls towards 0 and the gradients vanish (note 002).",
-        "zh": "d_k 项的点积方差为 d_k：从 {a} 到 {b}，分数的分布宽了 √({b}/{a}) 倍，softmax 饱和到一个键上，熵降向 0，"
-        "梯度消失（笔记 002）。",
+        "en": "A dot product of $d_k$ terms has variance $d_k$: from {a} to {b} the scores spread √({b}/{a}) "
+              "times wider, softmax saturates on one key, the entropy falls towards 0 and the gradients vanish "
+              "(note 002).",
+        "zh": "$d_k$ 项的点积方差为 $d_k$：从 {a} 到 {b}，分数的分布宽了 √({b}/{a}) 倍，softmax 饱和到一个键上，熵降向 0，梯度消失（笔记 002）。",
     },
     "quiz.entropy_scaling.explain_on": {
-        "en": "Dividing by √d_k keeps the variance of the scores at 1 for any d_k, so the weights look alike at {a} "
-        "and {b}: that is why the scaling is there.",
-        "zh": "除以 √d_k 使分数的方差对任何 d_k 都保持为 1，因此 d_k = {a} 和 {b} 时的权重分布相似：这正是缩放的目的。",
+        "en": "Dividing by $\\sqrt{{d_k}}$ keeps the variance of the scores at 1 for any $d_k$, so the weights "
+              "look alike at {a} and {b}: that is why the scaling is there.",
+        "zh": "除以 $\\sqrt{{d_k}}$ 使分数的方差对任何 $d_k$ 都保持为 1，因此 $d_k$ = {a} 和 {b} 时的权重分布相似：这正是缩放的目的。",
     },
     "quiz.entropy_scaling.opt_falls": {
         "en": "It falls towards 0: each row puts almost all its weight on one key",
@@ -481,28 +517,29 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "恰好变为 ln {n}：所有权重相等",
     },
     "quiz.entropy_scaling.why_falls_off": {
-        "en": "Right: unscaled scores grow like √d_k and softmax turns them into a near one-hot row.",
-        "zh": "对：未缩放的分数按 √d_k 增长，softmax 把它们变成接近 one-hot 的行。",
+        "en": "Right: unscaled scores grow like $\\sqrt{{d_k}}$ and softmax turns them into a near one-hot row.",
+        "zh": "对：未缩放的分数按 $\\sqrt{{d_k}}$ 增长，softmax 把它们变成接近 one-hot 的行。",
     },
     "quiz.entropy_scaling.why_falls_on": {
-        "en": "That happens without the scaling; dividing by √d_k prevents it.",
-        "zh": "没有缩放时才会这样；除以 √d_k 正是为了防止它。",
+        "en": "That happens without the scaling; dividing by $\\sqrt{{d_k}}$ prevents it.",
+        "zh": "没有缩放时才会这样；除以 $\\sqrt{{d_k}}$ 正是为了防止它。",
     },
     "quiz.entropy_scaling.why_rises_off": {
         "en": "The opposite: larger scores make softmax sharper, not flatter.",
         "zh": "恰好相反：分数越大，softmax 越尖锐，而不是越平坦。",
     },
     "quiz.entropy_scaling.why_rises_on": {
-        "en": "With the scaling the spread of the scores does not change with d_k, so the weights do not flatten.",
-        "zh": "有缩放时分数的分布宽度不随 d_k 变化，权重不会变平。",
+        "en": "With the scaling the spread of the scores does not change with $d_k$, so the weights do not "
+              "flatten.",
+        "zh": "有缩放时分数的分布宽度不随 $d_k$ 变化，权重不会变平。",
     },
     "quiz.entropy_scaling.why_same_off": {
-        "en": "It would, with the scaling. Without it the scores' variance grows with d_k.",
-        "zh": "有缩放时才会如此。没有缩放，分数的方差随 d_k 增长。",
+        "en": "It would, with the scaling. Without it the scores' variance grows with $d_k$.",
+        "zh": "有缩放时才会如此。没有缩放，分数的方差随 $d_k$ 增长。",
     },
     "quiz.entropy_scaling.why_same_on": {
-        "en": "Right: the scaled scores keep variance 1 whatever d_k is.",
-        "zh": "对：缩放后的分数无论 d_k 多大都保持方差 1。",
+        "en": "Right: the scaled scores keep variance 1 whatever $d_k$ is.",
+        "zh": "对：缩放后的分数无论 $d_k$ 多大都保持方差 1。",
     },
     "quiz.entropy_scaling.why_uniform_off": {
         "en": "Equal weights need equal scores; larger random scores are further from equal.",
@@ -514,19 +551,19 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     # ---- permutation (choice)
     "quiz.permutation.prompt_plain": {
-        "en": "Self-attention WITHOUT positional encoding and without a mask, on a sentence of {n} tokens. Swap the "
-        "tokens {a} and {b} in the input. What happens to the output?",
-        "zh": "不加位置编码、不加掩蔽的自注意力，句子有 {n} 个词元。把输入中的词元 {a} 和 {b} 对调。输出会怎样？",
+        "en": "Self-attention WITHOUT positional encoding and without a mask, on a sentence of {n} tokens. Swap "
+              "the tokens {a} and {b} in the input. What happens to the output?",
+        "zh": "不加位置编码、不加掩码的自注意力，句子有 {n} 个词元。把输入中的词元 {a} 和 {b} 对调。输出会怎样？",
     },
     "quiz.permutation.prompt_pe": {
-        "en": "Self-attention WITH sinusoidal positional encoding added to the input, no mask, {n} tokens. Swap the "
-        "tokens {a} and {b} (the encodings stay at their positions). What happens to the output?",
-        "zh": "输入加上正弦位置编码的自注意力，不加掩蔽，{n} 个词元。把词元 {a} 和 {b} 对调（位置编码留在原位置）。输出会怎样？",
+        "en": "Self-attention WITH sinusoidal positional encoding added to the input, no mask, {n} tokens. Swap "
+              "the tokens {a} and {b} (the encodings stay at their positions). What happens to the output?",
+        "zh": "输入加上正弦位置编码的自注意力，不加掩码，{n} 个词元。把词元 {a} 和 {b} 对调（位置编码留在原位置）。输出会怎样？",
     },
     "quiz.permutation.prompt_causal": {
-        "en": "Self-attention without positional encoding but WITH a causal mask, {n} tokens. Swap the tokens {a} "
-        "and {b}. What happens to the output?",
-        "zh": "不加位置编码但加因果掩蔽的自注意力，{n} 个词元。把词元 {a} 和 {b} 对调。输出会怎样？",
+        "en": "Self-attention without positional encoding but WITH a causal mask, {n} tokens. Swap the tokens "
+              "{a} and {b}. What happens to the output?",
+        "zh": "不加位置编码但加因果掩码的自注意力，{n} 个词元。把词元 {a} 和 {b} 对调。输出会怎样？",
     },
     "quiz.permutation.explain_plain": {
         "en": "Attention without positions treats its keys as a set: every output row depends on its own token and "
@@ -542,10 +579,9 @@ STRINGS: dict[str, dict[str, str]] = {
         "变化不只是对调。这正是加位置编码的原因。",
     },
     "quiz.permutation.explain_causal": {
-        "en": "A causal mask makes position matter: a row between {a} and {b} could see {a} before the swap and now "
-        "sees {b}, so it changes too; rows before {a} and after {b} see the same set and stay the same.",
-        "zh": "因果掩蔽使位置变得重要：位于 {a} 和 {b} 之间的行，对调前能看到 {a}，对调后看到的是 {b}，所以也变了；{a} 之前和 "
-        "{b} 之后的行看到的集合相同，保持不变。",
+        "en": "A causal mask makes position matter: a row between {a} and {b} could see {a} before the swap and "
+              "now sees {b}, so it changes too; rows before {a} and after {b} see the same set and stay the same.",
+        "zh": "因果掩码使位置变得重要：位于 {a} 和 {b} 之间的行，对调前能看到 {a}，对调后看到的是 {b}，所以也变了；{a} 之前和 {b} 之后的行看到的集合相同，保持不变。",
     },
     "quiz.permutation.opt_swap": {
         "en": "Output rows {a} and {b} swap; nothing else changes",
@@ -570,7 +606,7 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "quiz.permutation.why_swap_causal": {
         "en": "The mask depends on positions: a row between {a} and {b} sees a different set after the swap.",
-        "zh": "掩蔽依赖于位置：{a} 与 {b} 之间的行在对调后看到的集合不同。",
+        "zh": "掩码依赖于位置：{a} 与 {b} 之间的行在对调后看到的集合不同。",
     },
     "quiz.permutation.why_same_plain": {
         "en": "Rows {a} and {b} belong to different tokens now: the two rows trade places.",
@@ -582,7 +618,7 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "quiz.permutation.why_same_causal": {
         "en": "With a causal mask the order matters; the output changes.",
-        "zh": "有因果掩蔽时顺序很重要；输出会改变。",
+        "zh": "有因果掩码时顺序很重要；输出会改变。",
     },
     "quiz.permutation.why_only_ab_plain": {
         "en": "Without positions the new rows are exactly the old ones, swapped.",
@@ -606,14 +642,14 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "quiz.permutation.why_other_causal": {
         "en": "Right: the causal mask makes the rows between {a} and {b} see a different set.",
-        "zh": "对：因果掩蔽使 {a} 与 {b} 之间的行看到不同的集合。",
+        "zh": "对：因果掩码使 {a} 与 {b} 之间的行看到不同的集合。",
     },
     # ---- positional encoding wavelength (typed number)
     "quiz.pe_wavelength.prompt": {
-        "en": "Sinusoidal positional encoding, d_model = {d}, base {base}: dimensions {i0} and {i1} are "
-        "sin and cos(pos / {base}^(2·{j}/{d})). Type their wavelength in positions (1 decimal).",
-        "zh": "正弦位置编码，d_model = {d}，底数 {base}：第 {i0}、{i1} 维为 sin 和 cos(pos / {base}^(2·{j}/{d}))。"
-        "请输入它们的波长（以位置计，保留 1 位小数）。",
+        "en": "Sinusoidal positional encoding, $d_\\text{{model}}$ = {d}, base {base}: dimensions {i0} and {i1} "
+              "are sin and cos(pos / {base}^(2·{j}/{d})). Type their wavelength in positions (1 decimal).",
+        "zh": "正弦位置编码，$d_\\text{{model}}$ = {d}，底数 {base}：第 {i0}、{i1} 维为 sin 和 cos(pos / "
+              "{base}^(2·{j}/{d}))。请输入它们的波长（以位置计，保留 1 位小数）。",
     },
     "quiz.pe_wavelength.explain": {
         "en": "The angle grows by 1 / {base}^(2·{j}/{d}) = 1 / {freq} per position; a full turn is 2π, so the "
@@ -626,8 +662,9 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "这只是 {base}^(2j/d)：sin 的一个完整周期是 2π，还要乘以 2π。",
     },
     "quiz.pe_wavelength.trap_j": {
-        "en": "The exponent is 2j/d_model (the pair's first dimension over d_model), not j/d_model.",
-        "zh": "指数是 2j/d_model（这一对的第一个维度除以 d_model），而不是 j/d_model。",
+        "en": "The exponent is 2j/$d_\\text{{model}}$ (the pair's first dimension over $d_\\text{{model}}$), not "
+              "j/$d_\\text{{model}}$.",
+        "zh": "指数是 2j/$d_\\text{{model}}$（这一对的第一个维度除以 $d_\\text{{model}}$），而不是 j/$d_\\text{{model}}$。",
     },
     "quiz.pe_wavelength.trap_cos": {
         "en": "The cos dimension 2j+1 uses the same frequency as its sin partner 2j: the exponent is 2j/d, not (2j+1)/d.",
@@ -635,16 +672,16 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     # ---- note 001's Q entries (typed number)
     "quiz.note001_entry.prompt": {
-        "en": "Note 001's worked example: row {r} of X is {row} and column {c} of W_{head}^Q is {col}. The note "
-        "writes Q_{head}[{r},{c}] = {note}. Compute the entry yourself and type it.",
-        "zh": "笔记 001 的算例：X 的第 {r} 行是 {row}，W_{head}^Q 的第 {c} 列是 {col}。笔记写 Q_{head}[{r},{c}] = {note}。"
-        "请自己计算这个元素并输入。",
+        "en": "Note 001's worked example: row {r} of X is {row} and column {c} of $W_{{{head}}}^Q$ is {col}. The "
+              "note writes $Q_{{{head}}}[{r},{c}]$ = {note}. Compute the entry yourself and type it.",
+        "zh": "笔记 001 的算例：X 的第 {r} 行是 {row}，$W_{{{head}}}^Q$ 的第 {c} 列是 {col}。笔记写 $Q_{{{head}}}[{r},{c}]$ = "
+              "{note}。请自己计算这个元素并输入。",
     },
     "quiz.note001_entry.explain": {
-        "en": "Q_{head}[{r},{c}] = {products} = {answer}. The note's {note} is wrong (so are the other entries of "
-        "its Q_1 and Q_2; the Worked example page shows them corrected).",
-        "zh": "Q_{head}[{r},{c}] = {products} = {answer}。笔记的 {note} 是错的（它的 Q_1、Q_2 的其他元素也错了；“算例”页给出了"
-        "更正后的数值）。",
+        "en": "$Q_{{{head}}}[{r},{c}]$ = {products} = {answer}. The note's {note} is wrong, and so are the other "
+              "entries of its $Q_1$ and $Q_2$ (⟦errata:n001_q⟧; the Worked example page computes them).",
+        "zh": "$Q_{{{head}}}[{r},{c}]$ = {products} = {answer}。笔记的 {note} 是错的，它的 $Q_1$、$Q_2$ 的其他元素也错了（"
+              "⟦errata:n001_q⟧；“算例演算”页给出了计算结果）。",
     },
     "quiz.note001_entry.trap_note": {
         "en": "{note} is the note's number, and it is wrong: multiply the row by the column yourself.",
@@ -656,9 +693,10 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "下面几条出自笔记的说法中有三条是对的。哪一条是错的？",
     },
     "quiz.note_error.explain": {
-        "en": "The notes are right about the shapes and the cost, but their worked numbers and some claims do not "
-        "hold up: check every statement against the computed numbers.",
-        "zh": "笔记关于形状和计算量的说法是对的，但算例的数值和一些论断经不起检验：每一条都要用计算出的数值来核对。",
+        "en": "Not every shape, count or claim of the notes holds, even where it looks routine: compare each "
+              "statement with the numbers the app computes. The page “Where the notes are wrong” lists every "
+              "such place.",
+        "zh": "笔记中的形状、计数和论断并非都成立，即使看起来理所当然也一样：每一条都要与本应用计算出的数值对照。“笔记中的错误”页面列出了每一处。",
     },
     "quiz.note_error.claim_q1": {
         "en": "Note 001: Q_1 = X W_1^Q = [[0.85, −0.05], [−0.29, 0.74]]",
@@ -701,126 +739,142 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "笔记 002：除以 √d_k 可防止点积随 d_k 增大",
     },
     "quiz.note_error.why_q1": {
-        "en": "Wrong: row 1 of X times column 1 of W_1^Q is 1·0.1 + 0.5·(−0.2) + (−1)·1.0 + 2·0.5 = 0.00; the true "
-        "Q_1 is [[0.00, 1.45], [−0.95, −0.45]].",
-        "zh": "错：X 的第 1 行乘 W_1^Q 的第 1 列是 1·0.1 + 0.5·(−0.2) + (−1)·1.0 + 2·0.5 = 0.00；正确的 Q_1 是 "
-        "[[0.00, 1.45], [−0.95, −0.45]]。",
+        "en": "Wrong: row 1 of X times column 1 of $W_1^Q$ is 1·0.1 + 0.5·(−0.2) + (−1)·1.0 + 2·0.5 = 0.00; the "
+              "true $Q_1$ is [[0.00, 1.45], [−0.95, −0.45]] (⟦errata:n001_q⟧).",
+        "zh": "错：X 的第 1 行乘 $W_1^Q$ 的第 1 列是 1·0.1 + 0.5·(−0.2) + (−1)·1.0 + 2·0.5 = 0.00；正确的 $Q_1$ 是 [[0.00, "
+              "1.45], [−0.95, −0.45]]（⟦errata:n001_q⟧）。",
     },
     "quiz.note_error.why_params3": {
-        "en": "Wrong: 3 d_model² forgets W^O. With it, both have 4 d_model² (note 004), independent of h.",
-        "zh": "错：3 d_model² 漏掉了 W^O。算上它两者都是 4 d_model²（笔记 004），与 h 无关。",
+        "en": "Wrong: multi-head attention has $W^O$ too, 4 $d_\\text{{model}}^2$ in all, whatever h is: "
+              "⟦errata:n001_params⟧.",
+        "zh": "错：多头注意力还有 $W^O$，合计 4 $d_\\text{{model}}^2$，与 h 无关：⟦errata:n001_params⟧。",
     },
     "quiz.note_error.why_orthogonal": {
-        "en": "Wrong: nothing makes the heads' subspaces orthogonal; they may overlap (note 004 says so), and the "
-        "similarity ρ_ij of head outputs measures how much.",
-        "zh": "错：没有任何机制使各头的子空间正交；它们可能相交（笔记 004 也这么说），头输出的相似度 ρ_ij 衡量了重叠程度。",
+        "en": "Wrong: nothing in the layer or in training makes the heads' subspaces orthogonal; they generally "
+              "overlap (note 004 says they may). How much two subspaces overlap is measured by their principal "
+              "angles, not by $\\rho_{{ij}}$ of the head outputs (⟦errata:n004_rho⟧): ⟦errata:n001_orth⟧.",
+        "zh": "错：层的结构和训练都不会使各头的子空间正交；它们通常相互重叠（笔记 004 也说它们可能相交）。两个子空间重叠多少由它们的主角度衡量，而不是由头输出的 $\\rho_{{ij}}$ 衡量（"
+              "⟦errata:n004_rho⟧）：⟦errata:n001_orth⟧。",
     },
     "quiz.note_error.why_blockdiag": {
-        "en": "Wrong: Q^all = X [W_1^Q | … | W_h^Q], the matrices side by side, a full d_model × d_model matrix; every "
-        "input dimension feeds every head. A block diagonal would need an input h · d_model wide.",
-        "zh": "错：Q^all = X [W_1^Q | … | W_h^Q]，矩阵左右并排，是一个完整的 d_model × d_model 矩阵；每个输入维度都贡献给每个头。"
-        "分块对角矩阵需要宽为 h · d_model 的输入。",
+        "en": "Wrong: Q^all = X [$W_1^Q$ | … | $W_h^Q$], the matrices side by side, a full $d_\\text{{model}}$ × "
+              "$d_\\text{{model}}$ matrix; every input dimension feeds every head: ⟦errata:n004_blockdiag⟧.",
+        "zh": "错：Q^all = X [$W_1^Q$ | … | $W_h^Q$]，矩阵左右并排，是一个完整的 $d_\\text{{model}}$ × $d_\\text{{model}}$ 矩阵；每个输"
+              "入维度都贡献给每个头：⟦errata:n004_blockdiag⟧。",
     },
     "quiz.note_error.why_dk": {
-        "en": "True: the heads split d_model evenly; 512 / 8 = 64.",
-        "zh": "对：各头平分 d_model；512 / 8 = 64。",
+        "en": "True: $d_k$ = $d_\\text{{model}}$ / h = 512 / 8 = 64 is the width of each head's output; each "
+              "head still reads all 512 input dimensions (⟦errata:n000_split⟧).",
+        "zh": "对：$d_k$ = $d_\\text{{model}}$ / h = 512 / 8 = 64 是每个头输出的宽度；每个头仍读取全部 512 个输入维度（"
+              "⟦errata:n000_split⟧）。",
     },
     "quiz.note_error.why_cost": {
-        "en": "True: h heads of L · L · d_k multiplications each make L · L · d_model.",
-        "zh": "对：h 个头各 L · L · d_k 次乘法，合计 L · L · d_model。",
+        "en": "True: h heads of L · L · $d_k$ multiplications each make L · L · $d_\\text{{model}}$.",
+        "zh": "对：h 个头各 L · L · $d_k$ 次乘法，合计 L · L · $d_\\text{{model}}$。",
     },
     "quiz.note_error.why_wo": {
-        "en": "True: W^O takes the h · d_v = d_model concatenated columns back to d_model.",
-        "zh": "对：W^O 把拼接后的 h · d_v = d_model 列映射回 d_model。",
+        "en": "True: $W^O$ takes the h · $d_v$ = $d_\\text{{model}}$ concatenated columns back to "
+              "$d_\\text{{model}}$.",
+        "zh": "对：$W^O$ 把拼接后的 h · $d_v$ = $d_\\text{{model}}$ 列映射回 $d_\\text{{model}}$。",
     },
     "quiz.note_error.why_scores": {
         "en": "True: one T × T score matrix per head and per sequence.",
         "zh": "对：每个序列的每个头各有一个 T × T 的分数矩阵。",
     },
     "quiz.note_error.why_free": {
-        "en": "True: h · d_model · (d_model / h) = d_model² per matrix, four matrices.",
-        "zh": "对：每个矩阵 h · d_model · (d_model / h) = d_model²，共四个矩阵。",
+        "en": "True: h · $d_\\text{{model}}$ · ($d_\\text{{model}}$ / h) = $d_\\text{{model}}^2$ per matrix, "
+              "four matrices.",
+        "zh": "对：每个矩阵 h · $d_\\text{{model}}$ · ($d_\\text{{model}}$ / h) = $d_\\text{{model}}^2$，共四个矩阵。",
     },
     "quiz.note_error.why_scale": {
-        "en": "True: a dot product of d_k unit-variance terms has variance d_k; dividing by √d_k brings it back to 1.",
-        "zh": "对：d_k 个方差为 1 的项的点积方差为 d_k；除以 √d_k 使其回到 1。",
+        "en": "True: a dot product of $d_k$ unit-variance terms has variance $d_k$; dividing by $\\sqrt{{d_k}}$ "
+              "brings it back to 1.",
+        "zh": "对：$d_k$ 个方差为 1 的项的点积方差为 $d_k$；除以 $\\sqrt{{d_k}}$ 使其回到 1。",
     },
     # ---- the stacked W^Q (typed shape)
     "quiz.stacked_wq.prompt": {
-        "en": "d_model = {d}, h = {h}, so each W_i^Q is {d} × {dk}. Q^all = X W^Q computes all heads' queries at "
-        "once (X is L × {d}). Type the shape of W^Q.",
-        "zh": "d_model = {d}，h = {h}，所以每个 W_i^Q 是 {d} × {dk}。Q^all = X W^Q 一次算出所有头的查询（X 为 L × {d}）。"
-        "请输入 W^Q 的形状。",
+        "en": "$d_\\text{{model}}$ = {d}, h = {h}, so each $W_i^Q$ is {d} × {dk}. Q^all = X $W^Q$ computes all "
+              "heads' queries at once (X is L × {d}). Type the shape of $W^Q$.",
+        "zh": "$d_\\text{{model}}$ = {d}，h = {h}，所以每个 $W_i^Q$ 是 {d} × {dk}。Q^all = X $W^Q$ 一次算出所有头的查询（X 为 L × "
+              "{d}）。请输入 $W^Q$ 的形状。",
     },
     "quiz.stacked_wq.explain": {
-        "en": "W^Q = [W_1^Q | … | W_h^Q]: {h} blocks of {d} × {dk} side by side, {d} × {d}. Every entry is used; "
-        "every input dimension feeds every head (not a block diagonal, as note 004 writes).",
-        "zh": "W^Q = [W_1^Q | … | W_h^Q]：{h} 块 {d} × {dk} 左右并排，共 {d} × {d}。每个元素都被用到；每个输入维度都贡献给每个头"
-        "（不是笔记 004 所写的分块对角矩阵）。",
+        "en": "$W^Q$ = [$W_1^Q$ | … | $W_h^Q$]: {h} blocks of {d} × {dk} side by side, {d} × {d}. Every entry is "
+              "used, and every input dimension feeds every head (⟦errata:n004_stack⟧).",
+        "zh": "$W^Q$ = [$W_1^Q$ | … | $W_h^Q$]：{h} 块 {d} × {dk} 左右并排，共 {d} × "
+              "{d}。每个元素都被用到，每个输入维度都贡献给每个头（⟦errata:n004_stack⟧）。",
     },
     "quiz.stacked_wq.trap_blockdiag": {
-        "en": "That is note 004's BlockDiag(W_1^Q, …, W_h^Q): it would need X to be h · d_model = {h} · {d} wide. "
-        "The blocks sit side by side instead.",
-        "zh": "这是笔记 004 的 BlockDiag(W_1^Q, …, W_h^Q)：它要求 X 宽为 h · d_model = {h} · {d}。实际上各块是左右并排的。",
+        "en": "That is note 004's BlockDiag($W_1^Q$, …, $W_h^Q$): it would need X to be h · $d_\\text{{model}}$ "
+              "= {h} · {d} wide. The blocks sit side by side instead (⟦errata:n004_blockdiag⟧).",
+        "zh": "这是笔记 004 的 BlockDiag($W_1^Q$, …, $W_h^Q$)：它要求 X 宽为 h · $d_\\text{{model}}$ = {h} · "
+              "{d}。实际上各块是左右并排的（⟦errata:n004_blockdiag⟧）。",
     },
     "quiz.stacked_wq.trap_one": {
-        "en": "That is one head's W_i^Q; W^Q holds all heads.",
-        "zh": "这是一个头的 W_i^Q；W^Q 包含所有头。",
+        "en": "That is one head's $W_i^Q$; $W^Q$ holds all heads.",
+        "zh": "这是一个头的 $W_i^Q$；$W^Q$ 包含所有头。",
     },
     "quiz.stacked_wq.trap_stack": {
-        "en": "A stack of {h} matrices is the per-head view; as one matrix multiplying X it is {d} × ({h} · {dk}).",
-        "zh": "{h} 个矩阵堆叠是按头的视角；作为与 X 相乘的一个矩阵，它是 {d} × ({h} · {dk})。",
+        "en": "A stack of {h} matrices is the per-head view; as one matrix multiplying X it is {d} × ({h} · "
+              "{dk}).",
+        "zh": "{h} 个矩阵堆叠是分头视图；作为与 X 相乘的一个矩阵，它是 {d} × ({h} · {dk})。",
     },
     # ---- note 002's shapes (typed shape)
     "quiz.note002_shape.prompt_q": {
-        "en": "Note 002's flow: B = {B} sequences, T = {T} tokens, d_model = {d}, h = {h}. Type the shape of "
-        "Q = X W^Q (one fused W^Q, before splitting into heads).",
-        "zh": "笔记 002 的流程：B = {B} 个序列，T = {T} 个词元，d_model = {d}，h = {h}。请输入 Q = X W^Q 的形状（一个融合的 W^Q，"
-        "拆分成头之前）。",
+        "en": "Note 002's flow: B = {B} sequences, T = {T} tokens, $d_\\text{{model}}$ = {d}, h = {h}. Type the "
+              "shape of Q = X $W^Q$ (one fused $W^Q$, before splitting into heads).",
+        "zh": "笔记 002 的流程：B = {B} 个序列，T = {T} 个词元，$d_\\text{{model}}$ = {d}，h = {h}。请输入 Q = X $W^Q$ 的形状（一个融合的 "
+              "$W^Q$，拆分成头之前）。",
     },
     "quiz.note002_shape.prompt_q_split": {
-        "en": "Note 002's flow: B = {B}, T = {T}, d_model = {d}, h = {h}. Type the shape of Q after the reshape and "
-        "transpose into heads.",
-        "zh": "笔记 002 的流程：B = {B}，T = {T}，d_model = {d}，h = {h}。请输入 Q 经重塑（reshape）和转置拆分成头之后的形状。",
+        "en": "Note 002's flow: B = {B}, T = {T}, $d_\\text{{model}}$ = {d}, h = {h}. Type the shape of Q after "
+              "the reshape and transpose into heads.",
+        "zh": "笔记 002 的流程：B = {B}，T = {T}，$d_\\text{{model}}$ = {d}，h = {h}。请输入 Q 经重塑（reshape）和转置拆分成头之后的形状。",
     },
     "quiz.note002_shape.prompt_scores": {
-        "en": "Note 002's flow: B = {B}, T = {T}, d_model = {d}, h = {h}. Type the shape of the scores Q Kᵀ / √d_k "
-        "of all heads.",
-        "zh": "笔记 002 的流程：B = {B}，T = {T}，d_model = {d}，h = {h}。请输入所有头的分数 Q Kᵀ / √d_k 的形状。",
+        "en": "Note 002's flow: B = {B}, T = {T}, $d_\\text{{model}}$ = {d}, h = {h}. Type the shape of the "
+              "scores $QK^\\top / \\sqrt{{d_k}}$ of all heads.",
+        "zh": "笔记 002 的流程：B = {B}，T = {T}，$d_\\text{{model}}$ = {d}，h = {h}。请输入所有头的分数 $QK^\\top / \\sqrt{{d_k}}$ "
+              "的形状。",
     },
     "quiz.note002_shape.prompt_head_out": {
-        "en": "Note 002's flow: B = {B}, T = {T}, d_model = {d}, h = {h}. Type the shape of the heads' outputs "
-        "(weights · V), before the concatenation.",
-        "zh": "笔记 002 的流程：B = {B}，T = {T}，d_model = {d}，h = {h}。请输入各头输出（权重 · V）在拼接之前的形状。",
+        "en": "Note 002's flow: B = {B}, T = {T}, $d_\\text{{model}}$ = {d}, h = {h}. Type the shape of the "
+              "heads' outputs (weights · V), before the concatenation.",
+        "zh": "笔记 002 的流程：B = {B}，T = {T}，$d_\\text{{model}}$ = {d}，h = {h}。请输入各头输出（权重 · V）在拼接之前的形状。",
     },
     "quiz.note002_shape.prompt_concat": {
-        "en": "Note 002's flow: B = {B}, T = {T}, d_model = {d}, h = {h}. Type the shape of the concatenation of "
-        "the heads.",
-        "zh": "笔记 002 的流程：B = {B}，T = {T}，d_model = {d}，h = {h}。请输入各头拼接后的形状。",
+        "en": "Note 002's flow: B = {B}, T = {T}, $d_\\text{{model}}$ = {d}, h = {h}. Type the shape of the "
+              "concatenation of the heads.",
+        "zh": "笔记 002 的流程：B = {B}，T = {T}，$d_\\text{{model}}$ = {d}，h = {h}。请输入各头拼接后的形状。",
     },
     "quiz.note002_shape.why_q": {
-        "en": "A d_model × d_model W^Q keeps the width: B × T × d_model = {shape}.",
-        "zh": "d_model × d_model 的 W^Q 保持宽度不变：B × T × d_model = {shape}。",
+        "en": "A $d_\\text{{model}}$ × $d_\\text{{model}}\\ W^Q$ keeps the width: B × T × $d_\\text{{model}}$ = "
+              "{shape}.",
+        "zh": "$d_\\text{{model}}$ × $d_\\text{{model}}$ 的 $W^Q$ 保持宽度不变：B × T × $d_\\text{{model}}$ = {shape}。",
     },
     "quiz.note002_shape.why_q_split": {
-        "en": "[B, T, d_model] → [B, T, h, d_k] → transpose(1, 2) → [B, h, T, d_k] = {shape}, d_k = {d} / {h} = {dk}.",
-        "zh": "[B, T, d_model] → [B, T, h, d_k] → transpose(1, 2) → [B, h, T, d_k] = {shape}，d_k = {d} / {h} = {dk}。",
+        "en": "[B, T, $d_\\text{{model}}$] → [B, T, h, $d_k$] → transpose(1, 2) → [B, h, T, $d_k$] = {shape}, "
+              "$d_k$ = {d} / {h} = {dk}.",
+        "zh": "[B, T, $d_\\text{{model}}$] → [B, T, h, $d_k$] → transpose(1, 2) → [B, h, T, $d_k$] = "
+              "{shape}，$d_k$ = {d} / {h} = {dk}。",
     },
     "quiz.note002_shape.why_scores": {
         "en": "One T × T matrix per sequence and per head: B × h × T × T = {shape}.",
         "zh": "每个序列、每个头各一个 T × T 矩阵：B × h × T × T = {shape}。",
     },
     "quiz.note002_shape.why_head_out": {
-        "en": "(T × T)(T × d_k) per sequence and head: B × h × T × d_k = {shape}.",
-        "zh": "每个序列、每个头 (T × T)(T × d_k)：B × h × T × d_k = {shape}。",
+        "en": "(T × T)(T × $d_k$) per sequence and head: B × h × T × $d_k$ = {shape}, all heads (one head alone "
+              "is B × T × $d_k$: ⟦errata:n002_head⟧).",
+        "zh": "每个序列、每个头 (T × T)(T × $d_k$)：B × h × T × $d_k$ = {shape}，这是全部的头（单独一个头是 B × T × "
+              "$d_k$：⟦errata:n002_head⟧）。",
     },
     "quiz.note002_shape.why_concat": {
-        "en": "transpose(1, 2) then reshape(B, T, h · d_k): {shape}.",
-        "zh": "先 transpose(1, 2) 再 reshape(B, T, h · d_k)：{shape}。",
+        "en": "transpose(1, 2) then reshape(B, T, h · $d_k$): {shape}.",
+        "zh": "先 transpose(1, 2) 再 reshape(B, T, h · $d_k$)：{shape}。",
     },
     "quiz.note002_shape.trap_no_transpose": {
-        "en": "That is the reshape before the transpose: the heads come second, [B, h, T, d_k].",
-        "zh": "这是转置之前重塑（reshape）的结果：头这一维应排在第二位，[B, h, T, d_k]。",
+        "en": "That is the reshape before the transpose: the heads come second, [B, h, T, $d_k$].",
+        "zh": "这是转置之前重塑（reshape）的结果：头这一维应排在第二位，[B, h, T, $d_k$]。",
     },
     "quiz.note002_shape.trap_scores": {
         "en": "That is the shape of the scores (and of the weights).",

@@ -14,17 +14,16 @@ STRINGS: dict[str, dict[str, str]] = {
     "realw.layer": {"en": "Layer", "zh": "层"},
     "realw.layer_help": {
         "en": "The sentence runs through the real tokenizer, the embeddings and layers 1 … l−1; the pages show "
-        "layer l's own W^Q, W^K, W^V, W^O (with biases) on that input.",
-        "zh": "句子经过真实的分词器、嵌入层和第 1 … l−1 层；各页面显示第 l 层自己的 W^Q、W^K、W^V、W^O"
-        "（含偏置）作用于该输入的结果。",
+              "layer l's own $W^Q$, $W^K$, $W^V$, $W^O$ (with biases) on that input.",
+        "zh": "句子经过真实的分词器、嵌入层和第 1 … l−1 层；各页面显示第 l 层自己的 $W^Q$、$W^K$、$W^V$、$W^O$（含偏置）作用于该输入的结果。",
     },
     "realw.fixed": {
-        "en": "Real weights of layer {layer}: d_model = {d} and h = {h} (d_k = {dk}) are fixed by the model. "
-        "The tokens are its WordPiece tokens with [CLS] and [SEP]; X is the layer's real input (learned "
-        "position embeddings included, so no sinusoidal P is added). Seed, cross-attention and edits do not apply.",
-        "zh": "第 {layer} 层的真实权重：d_model = {d}、h = {h}（d_k = {dk}）由模型固定。"
-        "词元是模型的 WordPiece 词元（含 [CLS] 和 [SEP]）；X 是该层真实的输入（已含学到的位置嵌入，"
-        "因此不再加正弦位置编码 P）。种子、交叉注意力和手动编辑在此不适用。",
+        "en": "Real weights of layer {layer}: $d_\\text{{model}}$ = {d} and h = {h} ($d_k$ = {dk}) are fixed by "
+              "the model. The tokens are its WordPiece tokens with [CLS] and [SEP]; X is the layer's real input "
+              "(learned position embeddings included, so no sinusoidal P is added). Seed, cross-attention and "
+              "edits do not apply.",
+        "zh": "第 {layer} 层的真实权重：$d_\\text{{model}}$ = {d}、h = {h}（$d_k$ = {dk}）由模型固定。词元是模型的 WordPiece 词元（含 [CLS] "
+              "和 [SEP]）；X 是该层真实的输入（已含学到的位置嵌入，因此不再加正弦位置编码 P）。种子、交叉注意力和手动编辑在此不适用。",
     },
     "realw.unavailable": {
         "en": "The real model cannot be used here ({detail}). Install it with `{command}`. "
@@ -57,11 +56,10 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "realw.prev_head": {
         "en": "**A previous-token head**: in layer {layer}, head {head} puts on average {score:.0%} of each "
-        "query's weight on the token just before it (one step left of the diagonal below). Its W_i^Q and W_i^K "
-        "were learned so that q_i · k_(i−1) beats every other key.",
-        "zh": "**“前一个词元”头**：在第 {layer} 层，第 {head} 个头平均把每个查询 {score:.0%} 的注意力权重"
-        "放在紧挨着它的前一个词元上（下图对角线左侧一格）。它的 W_i^Q 和 W_i^K 是训练得到的，"
-        "使 q_i · k_(i−1) 胜过其他所有键。",
+              "query's weight on the token just before it (one step left of the diagonal below). Its $W_i^Q$ and "
+              "$W_i^K$ were learned so that $q_i \\cdot k_{{i-1}}$ beats every other key.",
+        "zh": "**“前一个词元”头**：在第 {layer} 层，第 {head} 个头平均把每个查询 {score:.0%} 的注意力权重放在紧挨着它的前一个词元上（下图对角线左侧一格）。它的 "
+              "$W_i^Q$ 和 $W_i^K$ 是训练得到的，使 $q_i \\cdot k_{{i-1}}$ 胜过其他所有键。",
     },
     "realw.no_prev_head": {
         "en": "Layer {layer}'s most previous-token-like head is head {head} ({score:.0%} of the weight on the "
@@ -71,9 +69,9 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "realw.head_title": {"en": "Head {head} of layer {layer}: A_{head}", "zh": "第 {layer} 层第 {head} 个头：A_{head}"},
     "realw.bias_note": {
-        "en": "The real layer adds biases: Q = X W^Q + b^Q, K = X W^K + b^K, V = X W^V + b^V, "
-        "Output = Concat W^O + b^O.",
-        "zh": "真实的层带偏置：Q = X W^Q + b^Q，K = X W^K + b^K，V = X W^V + b^V，Output = Concat W^O + b^O。",
+        "en": "The real layer adds biases: Q = X $W^Q$ + $b^Q$, K = X $W^K$ + $b^K$, V = X $W^V$ + $b^V$, Output "
+              "= Concat $W^O$ + $b^O$.",
+        "zh": "真实的层带偏置：Q = X $W^Q$ + $b^Q$，K = X $W^K$ + $b^K$，V = X $W^V$ + $b^V$，Output = Concat $W^O$ + $b^O$。",
     },
     "realw.inputs_real": {
         "en": "X is layer {layer}'s real input: the WordPiece tokens' embeddings (word + learned position + "
@@ -89,9 +87,9 @@ STRINGS: dict[str, dict[str, str]] = {
         "P 标签页显示笔记中的正弦位置编码作对比，这里不加它。",
     },
     "realw.weights_real": {
-        "en": "Layer {layer}'s trained W^Q, W^K, W^V, W^O ({d} × {d} each, with biases), read from the "
-        "package's model.safetensors.",
-        "zh": "第 {layer} 层训练得到的 W^Q、W^K、W^V、W^O（各 {d} × {d}，带偏置），读自软件包中的 model.safetensors。",
+        "en": "Layer {layer}'s trained $W^Q$, $W^K$, $W^V$, $W^O$ ({d} × {d} each, with biases), read from the "
+              "package's model.safetensors.",
+        "zh": "第 {layer} 层训练得到的 $W^Q$、$W^K$、$W^V$、$W^O$（各 {d} × {d}，带偏置），读自软件包中的 model.safetensors。",
     },
     # ---- padding batch
     "mask.chosen": {"en": "chosen tokens", "zh": "选定的词元"},

@@ -112,14 +112,16 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "lab.sec.similarity": {"en": "Head similarity before and after training", "zh": "训练前后各个头的相似度"},
     "lab.contrib_text": {
-        "en": "The cosine of what heads i and j add to the output (head_i W^O_i) on the probe example, before and "
-              "after training. It is not a measure of where the heads look: two heads can attend to the same "
-              "positions (compare the heatmaps above) and still add different vectors, because each head has its "
-              "own W_i^V and W^O_i. (Note 004's ρ_ij of the raw head outputs depends on arbitrary coordinates: see "
-              "the Heads page.)",
-        "zh": "头 i 与头 j 在探针样本上加到输出的部分（head_i W^O_i）之间的余弦，训练前后各一张。它衡量的不是头看向哪里："
-              "两个头可以关注相同的位置（对照上面的热力图），加上的向量却仍然不同，因为每个头都有自己的 W_i^V 和 W^O_i。"
-              "（笔记 004 对原始头输出计算的 ρ_ij 依赖于任意的坐标，见“各个头”页面。）",
+        "en": "The cosine of what heads i and j add to the output ($\\mathrm{head}_i\\ W^O_i$) on the probe "
+              "example, before and after training. It is not a measure of where the heads look: two heads can "
+              "attend to the same positions (compare the heatmaps above) and still add different vectors, "
+              "because each head has its own $W_i^V$ and $W^O_i$. Low values are no sign of specialisation by "
+              "themselves: the “before” map is random heads (⟦errata:n004_lowcorr⟧). Note 004's $\\rho_{ij}$ of "
+              "the raw head outputs depends on arbitrary coordinates (⟦errata:n004_rho⟧).",
+        "zh": "头 i 与头 j 在探针样本上加到输出的部分（$\\mathrm{head}_i\\ "
+              "W^O_i$）之间的余弦，训练前后各一张。它衡量的不是头看向哪里：两个头可以关注相同的位置（对照上面的热力图），加上的向量却仍然不同，因为每个头都有自己的 $W_i^V$ 和 "
+              "$W^O_i$。数值低本身并不说明分工：“训练前”那张就是随机的头（⟦errata:n004_lowcorr⟧）。笔记 004 对原始头输出计算的 $\\rho_{ij}$ 依赖于任意的坐标（"
+              "⟦errata:n004_rho⟧）。",
     },
     "lab.layer_n": {"en": "Layer {n}", "zh": "第 {n} 层"},
     # ---- figures
@@ -137,4 +139,12 @@ STRINGS: dict[str, dict[str, str]] = {
     "lab.fig.after": {"en": "after training", "zh": "训练后"},
     "lab.fig.heads_at": {"en": "Attention weights at step {step}", "zh": "第 {step} 步的注意力权重"},
     "lab.fig.heads_final": {"en": "Attention weights of the trained model", "zh": "训练后模型的注意力权重"},
+    # symmetry breaking (training/symmetry.py, on the page "Why multi-head, tested")
+    "lab.fig.sym_title": {
+        "en": "Largest difference between head 1 and the other heads",
+        "zh": "头 1 与其他头之间的最大差",
+    },
+    "lab.fig.sym_tied": {"en": "tied initial heads", "zh": "初始相同的头"},
+    "lab.fig.sym_random": {"en": "random initial heads", "zh": "随机初始的头"},
+    "lab.fig.sym_gap": {"en": "max |difference| of the weights", "zh": "权重的最大 |差|"},
 }

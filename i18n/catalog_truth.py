@@ -5,27 +5,32 @@ STRINGS: dict[str, dict[str, str]] = {
     # ---- head similarity (heads, subspaces, lab, real model)
     "hs.title": {"en": "How alike are the heads?", "zh": "各个头有多相似？"},
     "hs.text": {
-        "en": "Each head adds one term, head_i W^O_i, to the layer's output, and all these terms live in the same "
-              "d_model-dimensional space. Their cosine compares what two heads actually contribute: near 1, they "
-              "push the output the same way; near 0, in unrelated directions; near −1, they cancel.",
-        "zh": "每个头向层的输出加上一项 head_i W^O_i，这些项都位于同一个 d_model 维空间中。它们之间的余弦比较的是两个头"
-              "实际贡献了什么：接近 1 表示它们把输出推向同一方向；接近 0 表示方向无关；接近 −1 表示相互抵消。",
+        "en": "Each head adds one term, $\\mathrm{head}_i\\ W^O_i$, to the layer's output, and all these terms "
+              "live in the same $d_\\text{model}$-dimensional space. Their cosine compares what two heads "
+              "actually contribute: near 1, they push the output the same way; near 0, in unrelated directions; "
+              "near −1, they cancel.",
+        "zh": "每个头向层的输出加上一项 $\\mathrm{head}_i\\ W^O_i$，这些项都位于同一个 $d_\\text{model}$ 维空间中。它们之间的余弦比较的是两个头实际贡献了什么：接近 "
+              "1 表示它们把输出推向同一方向；接近 0 表示方向无关；接近 −1 表示相互抵消。",
     },
     "hs.fig": {"en": "cos(head_i W^O_i, head_j W^O_j)", "zh": "cos(head_i W^O_i, head_j W^O_j)"},
     "hs.range": {
-        "en": "Between different heads: from {lo} to {hi}, mean |cos| = {mean}.",
-        "zh": "不同头之间：从 {lo} 到 {hi}，平均 |cos| = {mean}。",
+        "en": "Between different heads: from {lo} to {hi}, mean |cos| = {mean}. The baseline, random heads of "
+              "the same shapes on the same input: mean |cos| = {rlo}–{rhi}.",
+        "zh": "不同头之间：从 {lo} 到 {hi}，平均 |cos| = {mean}。基线，即同样形状、同样输入的随机头：平均 |cos| = {rlo}–{rhi}。",
     },
-    "hs.rho_title": {"en": "Note 004's ρ_ij, and why it is not the measure here", "zh": "笔记 004 的 ρ_ij，以及这里为什么不用它"},
+    "hs.rho_title": {
+        "en": "Note 004's $\\rho_{ij}$, and why it is not the measure here",
+        "zh": "笔记 004 的 $\\rho_{ij}$，以及这里为什么不用它",
+    },
     "hs.rho_text": {
-        "en": "Note 004 compares the head outputs themselves. But head_i lives in head i's own d_k value coordinates, "
-              "and those are arbitrary: turning head j's value space by any orthogonal R (W_j^V → W_j^V R, "
-              "W^O_j → Rᵀ W^O_j) gives exactly the same layer, yet changes ρ_ij. So ρ_ij near 1 does not mean the "
-              "two heads say the same thing, and near 0 does not mean they differ. Turn a head and watch: the "
-              "output stays, ρ moves, the cosine of the contributions stays.",
-        "zh": "笔记 004 直接比较各头的输出。但 head_i 位于头 i 自己的 d_k 维值坐标中，而这些坐标是任意的：用任意正交矩阵 R "
-              "旋转头 j 的值空间（W_j^V → W_j^V R，W^O_j → Rᵀ W^O_j），得到的层完全相同，ρ_ij 却会改变。所以 ρ_ij 接近 1 "
-              "并不表示两个头说的是同一件事，接近 0 也不表示它们不同。旋转一个头看看：输出不变，ρ 改变，贡献之间的余弦不变。",
+        "en": "Note 004 compares the head outputs themselves. But $\\mathrm{head}_i$ lives in head i's own $d_k$ "
+              "value coordinates, and those are arbitrary: turning head j's value space by any orthogonal R "
+              "($W_j^V$ → $W_j^V$ R, $W^O_j$ → $R^\\top\\ W^O_j$) gives exactly the same layer, yet changes "
+              "$\\rho_{ij}$ (⟦errata:n004_rho⟧). Turn a head and watch: the output stays, ρ moves, the cosine of "
+              "the contributions stays.",
+        "zh": "笔记 004 直接比较各头的输出。但 $\\mathrm{head}_i$ 位于头 i 自己的 $d_k$ 维值坐标中，而这些坐标是任意的：用任意正交矩阵 R 旋转头 j 的值空间（"
+              "$W_j^V$ → $W_j^V$ R，$W^O_j$ → $R^\\top\\ W^O_j$），得到的层完全相同，$\\rho_{ij}$ 却会改变（"
+              "⟦errata:n004_rho⟧）。旋转一个头看看：输出不变，ρ 改变，贡献之间的余弦不变。",
     },
     "hs.turn": {"en": "Turn the value space of head", "zh": "旋转值空间的头"},
     "hs.pair": {"en": "Compare with head", "zh": "与之比较的头"},
@@ -46,82 +51,91 @@ STRINGS: dict[str, dict[str, str]] = {
     "hs.rho_after": {"en": "ρ_ij after turning head {j}", "zh": "旋转头 {j} 之后的 ρ_ij"},
     "minilm.contrib": {"en": "How alike are this layer's heads?", "zh": "这一层的各个头有多相似？"},
     "minilm.contrib_text": {
-        "en": "The cosine of what each pair of heads of layer {layer} adds to the output (head_i W^O_i) on this "
-              "sentence. Note 004 says trained heads have low correlation; head-pruning studies (Michel et al. 2019, "
-              "Voita et al. 2019) found many heads redundant. Look for yourself: mean |cos| between different heads "
-              "here is {mean}, the largest {hi}.",
-        "zh": "第 {layer} 层每两个头在这句话上加到输出的部分（head_i W^O_i）之间的余弦。笔记 004 说训练后的头相关性低；"
-              "剪枝研究（Michel 等 2019，Voita 等 2019）却发现许多头是冗余的。自己看一看：这里不同头之间的平均 |cos| 为 "
-              "{mean}，最大为 {hi}。",
+        "en": "The cosine of what each pair of heads of layer {layer} adds to the output ($\\mathrm{{head}}_i\\ "
+              "W^O_i$) on this sentence: mean |cos| between different heads {mean}, the largest {hi}. A low "
+              "value alone does not show specialisation: random heads of the same shapes, on the same input, "
+              "give a mean |cos| of {rlo}–{rhi} (⟦errata:n004_lowcorr⟧).",
+        "zh": "第 {layer} 层每两个头在这句话上加到输出的部分（$\\mathrm{{head}}_i\\ W^O_i$）之间的余弦：不同头之间的平均 |cos| 为 {mean}，最大为 "
+              "{hi}。数值低本身并不说明分工：同样形状、同样输入的随机头，平均 |cos| 为 {rlo}–{rhi}（⟦errata:n004_lowcorr⟧）。",
     },
     # ---- page: why multi-head, tested (note 004)
     "n4.intro": {
         "en": "Note 004 argues why several heads beat one. Each argument is computed here on the current setting "
-              "(d_model = {d}, h = {h}, L = {L} tokens). Where the note overclaims, the errata page says so.",
-        "zh": "笔记 004 论证了多个头为什么胜过一个头。这里在当前设置（d_model = {d}，h = {h}，L = {L} 个词元）上逐条计算。"
-              "笔记说过头的地方，见错误页面。",
+              "($d_\\text{{model}}$ = {d}, h = {h}, L = {L} tokens). Where the note overclaims, the errata page "
+              "says so.",
+        "zh": "笔记 004 论证了多个头为什么胜过一个头。这里在当前设置（$d_\\text{{model}}$ = {d}，h = {h}，L = {L} 个词元）上逐条计算。笔记说过头的地方，见错误页面。",
     },
     "n4.rank.title": {"en": "1. Each head is a low-rank bottleneck", "zh": "1. 每个头都是一个低秩瓶颈"},
     "n4.rank.text": {
-        "en": "A head's scores S_i = Q_i K_iᵀ/√d_k multiply an L × d_k matrix by a d_k × L one, so rank(S_i) ≤ d_k. "
-              "With d_model fixed, more heads means smaller d_k = d_model / h. For every h that divides "
-              "d_model = {d}, the figure runs this sentence through one layer of seeded weights and counts: the "
-              "largest score rank of a head; how many keys could be a query's most attended one (a key can win "
-              "only if it is a corner of the keys' convex hull in d_k dimensions; at d_k = 1 only the largest and "
-              "the smallest key can ever win); and how many keys this sentence's queries actually pick.",
-        "zh": "一个头的分数 S_i = Q_i K_iᵀ/√d_k 是 L × d_k 矩阵乘以 d_k × L 矩阵，所以 rank(S_i) ≤ d_k。d_model 固定时，"
-              "头越多，d_k = d_model / h 越小。对每个整除 d_model = {d} 的 h，图中用一层随机种子权重处理这句话并统计："
-              "各头分数矩阵的最大秩；有多少个键可能成为某个查询最关注的键（只有位于 d_k 维空间中各键凸包顶点上的键才可能胜出；"
-              "d_k = 1 时只有最大和最小的键能胜出）；以及这句话的查询实际选中了多少个不同的键。",
+        "en": "A head's scores $S_i$ = $Q_i K_i^\\top / \\sqrt{{d_k}}$ multiply an L × $d_k$ matrix by a $d_k$ × "
+              "L one, so rank($S_i$) ≤ $d_k$. With $d_\\text{{model}}$ fixed, more heads means smaller $d_k$ = "
+              "$d_\\text{{model}}$ / h. For every h that divides $d_\\text{{model}}$ = {d}, the figure runs this "
+              "sentence through one layer of seeded weights and counts: the largest score rank of a head; how "
+              "many keys could be a query's most attended one (a key can win only if it is a corner of the keys' "
+              "convex hull in $d_k$ dimensions; at $d_k$ = 1 only the largest and the smallest key can ever "
+              "win); and how many keys this sentence's queries actually pick.",
+        "zh": "一个头的分数 $S_i$ = $Q_i K_i^\\top / \\sqrt{{d_k}}$ 是 L × $d_k$ 矩阵乘以 $d_k$ × L 矩阵，所以 rank($S_i$) ≤ "
+              "$d_k$。$d_\\text{{model}}$ 固定时，头越多，$d_k$ = $d_\\text{{model}}$ / h 越小。对每个整除 $d_\\text{{model}}$ = "
+              "{d} 的 h，图中用一层随机种子权重处理这句话并统计：各头分数矩阵的最大秩；有多少个键可能成为某个查询最关注的键（只有位于 $d_k$ 维空间中各键凸包顶点上的键才可能胜出；$d_k$ = 1 "
+              "时只有最大和最小的键能胜出）；以及这句话的查询实际选中了多少个不同的键。",
     },
     "n4.rank.now": {
-        "en": "Now (h = {h}, d_k = {dk}): the heads' score ranks are {ranks}, at most min(d_k, L) = {bound}.",
-        "zh": "当前（h = {h}，d_k = {dk}）：各头分数矩阵的秩为 {ranks}，不超过 min(d_k, L) = {bound}。",
+        "en": "Now (h = {h}, $d_k$ = {dk}): the heads' score ranks are {ranks}, at most min($d_k$, L) = {bound}.",
+        "zh": "当前（h = {h}，$d_k$ = {dk}）：各头分数矩阵的秩为 {ranks}，不超过 min($d_k$, L) = {bound}。",
     },
     "n4.basis.title": {"en": "2. The output is a sum of one term per head", "zh": "2. 输出是每个头一项之和"},
     "n4.basis.text": {
-        "en": "Concat(head_1, …, head_h) W^O = Σ_i head_i W^O_i: each head adds one term in d_model space and the "
-              "output is their plain sum. The bars are the terms for one token, stacked per dimension; the black "
-              "marks are the output, where they add up to. Note 004 calls the heads “basis functions” and invokes "
-              "the approximation guarantee of rich bases; h fixed terms of one layer are no such basis (errata).",
-        "zh": "Concat(head_1, …, head_h) W^O = Σ_i head_i W^O_i：每个头在 d_model 空间中加上一项，输出就是它们的直接相加。"
-              "柱形是一个词元的各项，按维度堆叠；黑色短线是输出，即它们相加的结果。笔记 004 把各个头称为“基函数”，"
-              "并引用丰富基函数集合的逼近保证；一层中固定的 h 项并不是这样的基（见错误页面）。",
+        "en": "Concat($\\mathrm{head}_1$, …, $\\mathrm{head}_h$) $W^O$ = $\\sum_i \\mathrm{head}_i W^O_i$: each "
+              "head adds one term in $d_\\text{model}$ space and the output is their plain sum. The bars are the "
+              "terms for one token, stacked per dimension; the black marks are the output, where they add up to. "
+              "Note 004 calls the heads “basis functions”: ⟦errata:n004_basis⟧.",
+        "zh": "Concat($\\mathrm{head}_1$, …, $\\mathrm{head}_h$) $W^O$ = $\\sum_i \\mathrm{head}_i W^O_i$：每个头在 "
+              "$d_\\text{model}$ 空间中加上一项，输出就是它们的直接相加。柱形是一个词元的各项，按维度堆叠；黑色短线是输出，即它们相加的结果。笔记 004 把各个头称为"
+              "“基函数”：⟦errata:n004_basis⟧。",
     },
     "n4.basis.pick": {"en": "Token", "zh": "词元"},
-    "n4.basis.gap": {"en": "Largest |Σ_i head_i W^O_i − output| here: {gap}.", "zh": "这里 |Σ_i head_i W^O_i − 输出| 的最大值：{gap}。"},
+    "n4.basis.gap": {
+        "en": "Largest |$\\sum_i \\mathrm{{head}}_i W^O_i$ − output| here: {gap}.",
+        "zh": "这里 |$\\sum_i \\mathrm{{head}}_i W^O_i$ − 输出| 的最大值：{gap}。",
+    },
     "n4.basis.dims": {"en": "The first {n} of {d} dimensions are drawn.", "zh": "只画出 {d} 个维度中的前 {n} 个。"},
     "n4.kernel.title": {"en": "3. exp(q·k) as a similarity: not symmetric", "zh": "3. 把 exp(q·k) 看作相似度：并不对称"},
     "n4.kernel.text": {
-        "en": "Note 004 reads a head as a kernel k(x_i, x_j) = exp(q_i·k_j / √d_k). A (Mercer) kernel must be "
-              "symmetric. Here q_i = x_i W^Q_i and k_j = x_j W^K_i with W^Q_i ≠ W^K_i, so s_ij ≠ s_ji: compare S "
-              "with Sᵀ. One head already gives asymmetric pairs, the note's example of what needs several heads. "
-              "Only with W^K = W^Q (right) is S symmetric and exp(S) a valid kernel matrix.",
-        "zh": "笔记 004 把一个头看作核函数 k(x_i, x_j) = exp(q_i·k_j / √d_k)。（Mercer）核函数必须对称。这里 "
-              "q_i = x_i W^Q_i、k_j = x_j W^K_i 且 W^Q_i ≠ W^K_i，所以 s_ij ≠ s_ji：对比 S 与 Sᵀ。一个头就已经给出非对称的"
-              "成对关系，而笔记把它当作需要多个头的例子。只有 W^K = W^Q 时（右图）S 才对称，exp(S) 才是合法的核矩阵。",
+        "en": "Note 004 reads a head as a kernel k($x_i$, $x_j$) = exp($q_i$·$k_j$ / $\\sqrt{d_k}$). A head is "
+              "indeed a kernel smoother (its weights are Nadaraya–Watson weights), but a Mercer kernel, which "
+              "the note's kernel methods need, must be symmetric. Here $q_i$ = $x_i\\ W^Q_i$ and $k_j$ = $x_j\\ "
+              "W^K_i$ with $W^Q_i$ ≠ $W^K_i$, so $s_{ij}$ ≠ $s_{ji}$: compare S with $S^\\top$. One head already "
+              "gives asymmetric pairs (⟦errata:n004_asym⟧). Only with $W^K$ = $W^Q$ (right) is S symmetric and "
+              "exp(S) a Mercer kernel matrix (⟦errata:n004_kernel⟧).",
+        "zh": "笔记 004 把一个头看作核函数 k($x_i$, $x_j$) = exp($q_i$·$k_j$ / $\\sqrt{d_k}$)。一个头确实是核平滑器（它的权重就是 "
+              "Nadaraya–Watson 权重），但笔记所用的核方法需要 Mercer 核，而 Mercer 核必须对称。这里 $q_i$ = $x_i\\ W^Q_i$、$k_j$ = $x_j\\ "
+              "W^K_i$ 且 $W^Q_i$ ≠ $W^K_i$，所以 $s_{ij}$ ≠ $s_{ji}$：对比 S 与 "
+              "$S^\\top$。一个头就已经给出非对称的成对关系（⟦errata:n004_asym⟧）。只有 $W^K$ = $W^Q$ 时（右图）S 才对称，exp(S) 才是 Mercer 核矩阵（"
+              "⟦errata:n004_kernel⟧）。",
     },
     "n4.kernel.head": {"en": "Head", "zh": "头"},
     "n4.kernel.numbers": {
-        "en": "Head {n}: |S − Sᵀ| / |S| = {asym}; the largest gap is s_ij − s_ji = {gap} for {a} → {b}. Smallest "
-              "eigenvalue of exp(S)'s symmetric part: {eig}; with W^K = W^Q: {tied} (≥ 0, as a kernel needs).",
-        "zh": "头 {n}：|S − Sᵀ| / |S| = {asym}；最大差 s_ij − s_ji = {gap}，出现在 {a} → {b}。exp(S) 对称部分的最小特征值："
-              "{eig}；取 W^K = W^Q 时为 {tied}（≥ 0，核函数要求如此）。",
+        "en": "Head {n}: |S − $S^\\top$| / |S| = {asym}; the largest gap is $s_{{ij}}$ − $s_{{ji}}$ = {gap} for "
+              "{a} → {b}. Smallest eigenvalue of exp(S)'s symmetric part: {eig}; with $W^K$ = $W^Q$: {tied} (≥ "
+              "0, as a Mercer kernel needs: ⟦errata:n004_kernel⟧).",
+        "zh": "头 {n}：|S − $S^\\top$| / |S| = {asym}；最大差 $s_{{ij}}$ − $s_{{ji}}$ = {gap}，出现在 {a} → {b}。exp(S) 对称部分"
+              "的最小特征值：{eig}；取 $W^K$ = $W^Q$ 时为 {tied}（≥ 0，Mercer 核要求如此：⟦errata:n004_kernel⟧）。",
     },
     "n4.kernel.s": {"en": "S", "zh": "S"},
     "n4.kernel.st": {"en": "Sᵀ", "zh": "Sᵀ"},
     "n4.kernel.tied": {"en": "W^K := W^Q: Q Qᵀ/√d_k", "zh": "W^K := W^Q：Q Qᵀ/√d_k"},
     "n4.incl.title": {"en": "4. Does the multi-head class contain the single-head one?", "zh": "4. 多头函数类包含单头函数类吗？"},
     "n4.incl.text": {
-        "en": "Note 004 says one can prove that F_h (h heads) strictly contains F_1 (one head). That works if each "
-              "of the h heads may be as wide as the single head (d_k = d_model): keep one head and set the other "
-              "W^O_i to 0. At fixed d_model each head has d_k = d_model / h, and the softmax forgives only a "
-              "constant added to each row (rank + 1): a head of width d_k can give the single head's weights only "
-              "if rank(S) ≤ d_k + 1. Checked on this sentence against a seeded single head of width {d}:",
-        "zh": "笔记 004 说可以证明 F_h（h 个头）严格包含 F_1（一个头）。如果 h 个头中每个头都可以和单头一样宽"
-              "（d_k = d_model），这成立：保留一个头，其余 W^O_i 取 0。d_model 固定时，每个头 d_k = d_model / h，而 softmax "
-              "只容许每行加上一个常数（秩最多加 1）：宽为 d_k 的头只有在 rank(S) ≤ d_k + 1 时才能给出单头的注意力权重。"
-              "下面用这句话和一个宽为 {d} 的随机种子单头来检验：",
+        "en": "Note 004 says one can prove that F_h (h heads) strictly contains F_1 (one head). That works if "
+              "each of the h heads may be as wide as the single head ($d_k$ = $d_\\text{{model}}$): keep one "
+              "head and set the other $W^O_i$ to 0. At fixed $d_\\text{{model}}$ each head has $d_k$ = "
+              "$d_\\text{{model}}$ / h, and the softmax forgives only a constant added to each row (rank + 1): a "
+              "head of width $d_k$ can give the single head's weights only if rank(S) ≤ $d_k$ + 1. Checked on "
+              "this sentence against a seeded single head of width {d}:",
+        "zh": "笔记 004 说可以证明 F_h（h 个头）严格包含 F_1（一个头）。如果 h 个头中每个头都可以和单头一样宽（$d_k$ = "
+              "$d_\\text{{model}}$），这成立：保留一个头，其余 $W^O_i$ 取 0。$d_\\text{{model}}$ 固定时，每个头 $d_k$ = "
+              "$d_\\text{{model}}$ / h，而 softmax 只容许每行加上一个常数（秩最多加 1）：宽为 $d_k$ 的头只有在 rank(S) ≤ $d_k$ + 1 时才能给出单头的注"
+              "意力权重。下面用这句话和一个宽为 {d} 的随机种子单头来检验：",
     },
     "n4.incl.col_rank1": {"en": "rank of the single head's S", "zh": "单头 S 的秩"},
     "n4.incl.col_rankh": {"en": "largest rank of a head", "zh": "一个头的最大秩"},
@@ -129,26 +143,29 @@ STRINGS: dict[str, dict[str, str]] = {
     "n4.yes": {"en": "yes", "zh": "能"},
     "n4.no": {"en": "no", "zh": "不能"},
     "n4.incl.fails": {
-        "en": "From h = {h0} on, no head of the h-head layer can produce the single head's attention weights: the "
-              "inclusion fails at fixed d_model. Nor is the converse shown: the two classes differ, neither is "
-              "known to contain the other.",
-        "zh": "从 h = {h0} 起，h 头层中没有任何一个头能给出单头的注意力权重：d_model 固定时包含关系不成立。反方向也没有被"
-              "证明：两个函数类不同，并不知道谁包含谁。",
+        "en": "From h = {h0} on, no single head of the h-head layer can produce the single head's attention "
+              "weights on this sentence: the construction behind the claim fails at fixed $d_\\text{{model}}$. "
+              "This does not show that the h heads together cannot give the same output; the note's inclusion is "
+              "unproven either way (⟦errata:n004_fh⟧).",
+        "zh": "从 h = {h0} 起，在这句话上，h 头层中没有任何一个头能给出单头的注意力权重：这个论断背后的构造在 $d_\\text{{model}}$ 固定时不成立。这并不说明 h 个头合起来不能给出"
+              "同样的输出；笔记的包含关系无论哪个方向都没有被证明（⟦errata:n004_fh⟧）。",
     },
     "n4.incl.holds": {
-        "en": "On this short sentence (L = {L}) every h still passes: the bound bites once L > d_k + 1. Try a longer "
-              "sentence or more heads.",
-        "zh": "在这句短句（L = {L}）上每个 h 都还能通过：只有当 L > d_k + 1 时这个界才起作用。试试更长的句子或更多的头。",
+        "en": "On this short sentence (L = {L}) every h still passes: the bound bites once L > $d_k$ + 1. Try a "
+              "longer sentence or more heads.",
+        "zh": "在这句短句（L = {L}）上每个 h 都还能通过：只有当 L > $d_k$ + 1 时这个界才起作用。试试更长的句子或更多的头。",
     },
     "n4.cost.title": {"en": "5. “Multi-head costs nothing extra”?", "zh": "5. “多头不增加计算成本”？"},
     "n4.cost.text": {
-        "en": "Note 004 says the heads come free. The parameters (4 d_model²) and the multiplications of the matrix "
-              "products (the four projections, QKᵀ and AV) are indeed the same for every h. But the softmax takes "
-              "one exponential per score, h·L·L_k, and every L × L tensor (scores, weights) holds h·L·L_k numbers: "
-              "both grow h-fold. Counted for L = {L}, d_model = {d}:",
-        "zh": "笔记 004 说多个头是“免费”的。参数量（4 d_model²）和矩阵乘法（四个投影、QKᵀ 和 AV）的乘法次数对任何 h "
-              "确实都一样。但 softmax 对每个分数做一次指数运算，共 h·L·L_k 次；每个 L × L 张量（分数、权重）也有 h·L·L_k "
-              "个数：两者都随 h 成倍增长。按 L = {L}、d_model = {d} 计数：",
+        "en": "Note 004 says the heads come free. The parameters (4 $d_\\text{{model}}^2$) and the "
+              "multiplications of the matrix products (the four projections, $QK^\\top$ and AV) are indeed the "
+              "same for every h. But the softmax takes one exponential per score, h·L·$L_k$, and every L × L "
+              "tensor (scores, weights) holds h·L·$L_k$ numbers: both grow h-fold (⟦errata:n004_free⟧). What "
+              "that costs in time depends on the machine (⟦errata:n000_mult⟧). Counted for L = {L}, "
+              "$d_\\text{{model}}$ = {d}:",
+        "zh": "笔记 004 说多个头是“免费”的。参数量（4 $d_\\text{{model}}^2$）和矩阵乘法（四个投影、$QK^\\top$ 和 AV）的乘法次数对任何 h 确实都一样。但 "
+              "softmax 对每个分数做一次指数运算，共 h·L·$L_k$ 次；每个 L × L 张量（分数、权重）也有 h·L·$L_k$ 个数：两者都随 h 成倍增长（"
+              "⟦errata:n004_free⟧）。这在时间上代价多大取决于机器（⟦errata:n000_mult⟧）。按 L = {L}、$d_\\text{{model}}$ = {d} 计数：",
     },
     "n4.cost.col_mults": {"en": "multiplications", "zh": "乘法次数"},
     "n4.cost.col_exps": {"en": "exponentials", "zh": "指数运算次数"},

@@ -47,7 +47,8 @@ A lesson file (TOML; the built-in mha45.toml shows every field):
     checkpoint = { kind = "score_by_hand", seed = 0 }   # optional: a kind of explorer.quiz.KINDS that fits
 
 Nothing here imports Streamlit; the page table is read from ui/nav.py's (or ui/frame.py's) source (lessons/pages.py).
-lessons.handout.handout_html(lesson, lang, notes=False) -> str: the printable handout (lessons/handout.py).
+lessons.handout.handout_html(lesson, lang, notes=False) -> str: the printable handout (lessons/handout.py; the
+figures of the LLM pages in lessons/handout_llm.py).
 """
 
 from __future__ import annotations

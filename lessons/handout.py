@@ -1,12 +1,12 @@
 """A lesson as a printable handout: one self-contained HTML page (no script, no network: figures are inline SVG
-drawn from the Scene's arrays by figures.svg), in English or Chinese. The stops with their setting, a figure of
-what the stop's page shows, the checkpoint questions with room to answer, and an answer key that starts on a
-page of its own when printed. `notes=True` adds the speaker notes (the teacher's copy).
+drawn from the Scene's arrays by figures.svg, those of the LLM pages by lessons/handout_llm.py), in English or
+Chinese. The stops with their setting, a figure of what the stop's page shows, the checkpoint questions with room
+to answer, and an answer key that starts on a page of its own when printed. `notes=True` adds the speaker notes
+(the teacher's copy).
 """
 
 from __future__ import annotations
 
-import re
 from html import escape
 
 import numpy as np
@@ -22,6 +22,10 @@ from i18n.catalog_errata import ERRATA
 from mha_core import parameter_count
 
 from . import question
+from .handout_llm import LLM_FIGURES, setting_line
+from .html import inline as _inline
+from .html import md_html, rich_text
+from .html import table as _table
 from .model import Lesson, Stop
 from .pages import page_title_keys
 
@@ -47,6 +51,7 @@ figcaption { font-size: 9pt; color: #333; }
 table { border-collapse: collapse; font-size: 9.5pt; margin: 6px 0; break-inside: avoid; }
 th, td { border: 1px solid #999; padding: 2px 6px; text-align: left; vertical-align: top; }
 th { background: #eee; }
+caption { text-align: left; font-weight: bold; font-size: 10pt; padding: 2px 0; }
 .question { border: 1.5px solid #222; border-radius: 6px; padding: 6px 10px; margin: 10px 0; break-inside: avoid; }
 .question ol { list-style: none; padding-left: 4px; margin: 4px 0; }
 .question li::before { content: "\\2610\\00a0 "; font-size: 12pt; }
@@ -56,31 +61,6 @@ th { background: #eee; }
 .answers li { margin-bottom: 8px; }
 footer { margin-top: 24px; font-size: 8.5pt; color: #444; }
 """
-
-
-def md_html(text: str) -> str:
-    """The markdown subset lesson texts use, as HTML: paragraphs, "- " lists, **bold**, *italic*, `code`."""
-    blocks = []
-    for block in re.split(r"\n\s*\n", text.strip()):
-        lines = [ln.strip() for ln in block.splitlines() if ln.strip()]
-        if lines and all(ln.startswith("- ") for ln in lines):
-            blocks.append("<ul>" + "".join(f"<li>{_inline(ln[2:])}</li>" for ln in lines) + "</ul>")
-        else:
-            blocks.append(f"<p>{_inline(' '.join(lines))}</p>")
-    return "".join(blocks)
-
-
-def _inline(text: str) -> str:
-    html = escape(text)
-    html = re.sub(r"`([^`]+)`", r"<code>\1</code>", html)
-    html = re.sub(r"\*\*([^*]+)\*\*", r"<strong>\1</strong>", html)
-    return re.sub(r"(?<![*\w])\*([^*]+)\*(?![*\w])", r"<em>\1</em>", html)
-
-
-def _table(header: list[str], rows: list[list[object]]) -> str:
-    head = "".join(f"<th>{escape(str(h))}</th>" for h in header)
-    body = "".join("<tr>" + "".join(f"<td>{escape(str(c))}</td>" for c in row) + "</tr>" for row in rows)
-    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
 
 def _shown_scene(s: Settings) -> Scene:
@@ -93,6 +73,8 @@ def _shown_scene(s: Settings) -> Scene:
 
 def _figure(stop: Stop, lang: str) -> str:
     """What the stop's page shows at its setting, drawn for paper (SVG or a table); empty for pages without one."""
+    if stop.page in LLM_FIGURES:
+        return LLM_FIGURES[stop.page](stop.settings, lang)
     t = i18n.translator(lang)
     s = stop.settings
     sc = _shown_scene(s)
@@ -149,7 +131,7 @@ def _figure(stop: Stop, lang: str) -> str:
         return ranks + costs
     if page == "errata":
         items = [f"{t('errata.note_n', n=e['note'])} · {t('errata.' + e['id'] + '.title')}" for e in ERRATA]
-        return "<ul>" + "".join(f"<li>{escape(item)}</li>" for item in items) + "</ul>"
+        return "<ul>" + "".join(f"<li>{rich_text(item)}</li>" for item in items) + "</ul>"
     return ""
 
 
@@ -162,9 +144,9 @@ def _setting_line(s: Settings, sc: Scene, lang: str) -> str:
 
 def _question_html(q_rendered: dict, number: int, lang: str) -> str:
     t = i18n.translator(lang)
-    body = f"<h3>{escape(t('handout.checkpoint', n=number))}</h3><p>{escape(q_rendered['prompt'])}</p>"
+    body = f"<h3>{escape(t('handout.checkpoint', n=number))}</h3><p>{rich_text(q_rendered['prompt'])}</p>"
     if q_rendered["answer_type"] == "choice":
-        body += "<ol>" + "".join(f"<li>{escape(o['label'])}</li>" for o in q_rendered["options"]) + "</ol>"
+        body += "<ol>" + "".join(f"<li>{rich_text(o['label'])}</li>" for o in q_rendered["options"]) + "</ol>"
     else:
         body += f'<p>{escape(t("handout.answer"))} <span class="blank"></span></p>'
     return f'<div class="question">{body}</div>'
@@ -199,7 +181,8 @@ def handout_html(lesson: Lesson, lang: str = "en", notes: bool = False) -> str:
         minutes = escape(t("handout.minutes", m=f"{stop.minutes:g}"))
         out.append(f'<section class="stop"><h2>{heading} <span class="minutes">({minutes})</span></h2>')
         out.append(f'<p class="where">{escape(t("handout.page", page=page))}</p>')
-        out.append(f'<p class="setting">{escape(_setting_line(stop.settings, sc, lang))}</p>')
+        setting = setting_line(stop, lang) or _setting_line(stop.settings, sc, lang)
+        out.append(f'<p class="setting">{escape(setting)}</p>')
         out.append(md_html(stop.task(lang)))
         seen = (stop.page, stop.step, stop.settings)
         if seen in drawn:
@@ -222,8 +205,8 @@ def handout_html(lesson: Lesson, lang: str = "en", notes: bool = False) -> str:
     out.append(f'<section class="answers"><h2>{escape(t("handout.key"))}</h2><ol>')
     for number, stop, r in key:
         out.append(f"<li><strong>{escape(t('handout.checkpoint', n=number))}</strong> "
-                   f"({escape(t('handout.stop_ref', n=stop.number))}): {escape(r['answer_text'])}"
-                   f"<br>{escape(r['explain'])}</li>")  # fmt: skip
+                   f"({escape(t('handout.stop_ref', n=stop.number))}): {rich_text(r['answer_text'])}"
+                   f"<br>{rich_text(r['explain'])}</li>")  # fmt: skip
     out.append("</ol></section>")
     out.append(f"<footer>{escape(t('handout.footer'))}</footer></body></html>")
     return "".join(out)

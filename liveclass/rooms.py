@@ -165,6 +165,22 @@ class Rooms:
         self.backend, self.limits, self.clock = backend, limits or Limits(), clock
         self._recent: dict[str, tuple[float, int]] = {}  # code -> (monotonic time read, version): version(max_age)
         self._recent_lock = threading.Lock()
+        self._known: dict[str, None] = {}  # codes this process has found in the store, oldest first (bounded)
+
+    def _found(self, code: str) -> None:
+        with self._recent_lock:
+            if code not in self._known:
+                if len(self._known) >= 4 * self.limits.max_rooms:  # a few bytes a code
+                    self._known.pop(next(iter(self._known)))
+                self._known[code] = None
+
+    def _missing(self, code: str) -> LiveError:
+        """A code the store does not have. One this process has found there before was lost by the store (a Redis
+        restarted without its append-only file, a store emptied or deleted): saying "check the code" would be
+        wrong, above all to the teacher who opened it."""
+        with self._recent_lock:
+            lost = code in self._known
+        return LiveError("lost" if lost else "unknown_room", room=code)
 
     # ---- anyone
     def ping(self) -> None:
@@ -174,7 +190,8 @@ class Rooms:
         code = normalise_code(code)
         rec = self.backend.load_room(code)
         if rec is None:
-            raise LiveError("unknown_room", room=code)
+            raise self._missing(code)
+        self._found(code)
         if rec.ended:
             raise LiveError("ended", room=code)
         if rec.expires <= self.clock():
@@ -204,7 +221,7 @@ class Rooms:
                 return seen[1]
         row = self.backend.load_version(code)
         if row is None:
-            raise LiveError("unknown_room", room=code)
+            raise self._missing(code)
         version, ended, expires = row
         if ended:
             raise LiveError("ended", room=code)
@@ -232,6 +249,7 @@ class Rooms:
             code = "".join(secrets.choice(ALPHABET) for _ in range(CODE_LEN))
             rec = Record(code=code, teacher_hash=_hash(key), created=now, expires=now + self.limits.ttl)
             if self.backend.insert_room(rec, now, self.limits.max_rooms):
+                self._found(code)
                 return Ticket(code, key)
         raise LiveError("too_many_rooms", limit=self.limits.max_rooms)  # pragma: no cover - 31^6 codes
 

@@ -30,17 +30,24 @@ class ParameterCount:
         return self.weights + self.biases
 
 
-def parameter_count(d_model: int, n_heads: int, bias: bool = True) -> ParameterCount:
-    """h heads of W_i^Q (d_model x d_k) each: h * d_model * d_k = d_model^2 per projection."""
+def parameter_count(d_model: int, n_heads: int, bias: bool = True, n_kv_heads: int | None = None) -> ParameterCount:
+    """h heads of W_i^Q (d_model x d_k) each: h * d_model * d_k = d_model^2 per projection.
+
+    With g = n_kv_heads K/V heads shared by the query heads, W^K and W^V hold d_model * g * d_k each:
+    2 d^2 + 2 d g d_k weights in all (g = h: 4 d^2).
+    """
     validate_sizes(d_model, n_heads)
+    g = n_heads if n_kv_heads is None else n_kv_heads
+    if isinstance(g, bool) or not isinstance(g, int) or g < 1 or n_heads % g:
+        raise AttentionError("bad_kv_heads", f"n_kv_heads must divide n_heads={n_heads}, got {g!r}", value=g)
     d_k = d_model // n_heads
     per_projection = n_heads * d_model * d_k
     return ParameterCount(
         w_q=per_projection,
-        w_k=per_projection,
-        w_v=per_projection,
+        w_k=g * d_model * d_k,
+        w_v=g * d_model * d_k,
         w_o=(n_heads * d_k) * d_model,
-        biases=4 * d_model if bias else 0,
+        biases=(2 * d_model + 2 * g * d_k) if bias else 0,
     )
 
 
@@ -125,3 +132,14 @@ def score_rank(scores: Tensor, rtol: float = 1e-6) -> Tensor:
     """Numerical rank of each head's score matrix: (..., h, Lq, Lk) -> (..., h). At most d_k (note 004's
     h vs d_k trade-off): S_i = Q_i K_i^T with Q_i (Lq, d_k), K_i (Lk, d_k)."""
     return torch.linalg.matrix_rank(scores.to(torch.float64), rtol=rtol)
+
+
+def mean_attention_distance(weights: Tensor, key_offset: int = 0) -> Tensor:
+    """How far each head looks: sum_j A_ij |i - j| averaged over the queries i, in positions (a local head scores
+    near 1, a head that spreads its weight evenly over L keys scores about L/3).
+    weights (..., Lq, Lk) -> (...). key_offset: the position of key 0 relative to query 0 (0 in self-attention)."""
+    w = weights.to(torch.float64)
+    len_q, len_k = w.shape[-2:]
+    i = torch.arange(len_q, dtype=torch.float64).unsqueeze(1)
+    j = torch.arange(len_k, dtype=torch.float64).unsqueeze(0) + key_offset
+    return (w * (i - j).abs()).sum(dim=-1).mean(dim=-1)

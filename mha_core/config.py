@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from .errors import AttentionError
@@ -53,13 +54,25 @@ def validate_sizes(d_model: int, n_heads: int) -> None:
 
 @dataclass(frozen=True)
 class AttentionConfig:
-    """Sizes and switches of one layer: d_k = d_v = d_model / n_heads."""
+    """Sizes and switches of one layer: d_k = d_v = d_model / n_heads.
+
+    The options of today's language models, all off by default (then the layer is the 2017 one of the notes):
+    n_kv_heads  g heads of K and V shared by the h query heads, h / g each (g = h: multi-head, the default;
+                g = 1: multi-query; 1 < g < h: grouped-query attention); g must divide h
+    rope        rotary position embedding on Q and K (Llama's rotate-halves form), wavelengths from rope_base;
+                needs an even d_k
+    alibi       ALiBi: a linear penalty -m_i (i - j) added to head i's scores, the paper's slopes m_i
+    """
 
     d_model: int = 64
     n_heads: int = 8
     bias: bool = True
     scale: bool = True
     seed: int = 0
+    n_kv_heads: int | None = None
+    rope: bool = False
+    rope_base: float = 10000.0
+    alibi: bool = False
 
     def __post_init__(self) -> None:
         validate_sizes(self.d_model, self.n_heads)
@@ -67,8 +80,36 @@ class AttentionConfig:
             raise AttentionError(
                 "bad_seed", f"seed must be a whole number >= 0, got {self.seed!r}", value=self.seed
             )
+        g = self.n_kv_heads
+        if g is not None and (isinstance(g, bool) or not isinstance(g, int) or g < 1 or self.n_heads % g):
+            valid = [d for d in range(1, self.n_heads + 1) if self.n_heads % d == 0]
+            raise AttentionError(
+                "bad_kv_heads",
+                f"n_kv_heads must be a whole number that divides n_heads={self.n_heads} (each K/V head is "
+                f"shared by the same number of query heads), got {g!r}. Try one of {valid}.",
+                value=g,
+                n_heads=self.n_heads,
+                valid=tuple(valid),
+            )
+        for name in ("rope", "alibi"):
+            if not isinstance(getattr(self, name), bool):
+                raise AttentionError("bad_option", f"{name} must be True or False", name=name)
+        if self.rope and self.alibi:
+            raise AttentionError("bad_option", "choose rope or alibi, not both: each puts positions into the scores")
+        if self.rope and self.d_k % 2:
+            raise AttentionError(
+                "odd_d_k", f"rope rotates pairs of coordinates: d_k = {self.d_k} must be even", d_k=self.d_k
+            )
+        base = self.rope_base
+        if isinstance(base, bool) or not (isinstance(base, (int, float)) and math.isfinite(base) and base > 1):
+            raise AttentionError("bad_base", f"rope_base must be a finite number > 1, got {base!r}", value=base)
 
     @property
     def d_k(self) -> int:
         """Width of one head's query/key/value (= d_v)."""
         return self.d_model // self.n_heads
+
+    @property
+    def kv_heads(self) -> int:
+        """g, the number of K/V heads: n_kv_heads, or n_heads when it is not set."""
+        return self.n_heads if self.n_kv_heads is None else self.n_kv_heads

@@ -311,3 +311,61 @@ def heads_reading_input(w_heads: Tensor | np.ndarray, dim: int = 0) -> int:
     """How many heads' projections read input dimension `dim` (row `dim` of W_i not all zero)."""
     w = _f64(w_heads)
     return int((w[:, dim, :].abs().amax(dim=-1) > 0).sum())
+
+
+# -------------------------------------------------------------------------------- kernels and linearity
+
+
+@dataclass(frozen=True)
+class KernelSum:
+    """The layer against multiple-kernel learning on the same heads: the layer normalises each head's kernel
+    exp(S_i) on its own (A_i = softmax(S_i)) and averages that head's own values; multiple-kernel learning sums the
+    kernels first, K = sum_i exp(S_i), and normalises once (one A for every head)."""
+
+    output_gap: float  # max |sum_i A_i V_i W^O_i - sum_i A V_i W^O_i|
+    output_scale: float  # max |sum_i A_i V_i W^O_i|
+    weight_gap: float  # max |A_i - A| over heads: how far each head's own weights are from the shared ones
+
+
+def kernel_sum_check(masked_scores: Tensor | np.ndarray, v: Tensor | np.ndarray,
+                     w_o_heads: Tensor | np.ndarray) -> KernelSum:  # fmt: skip
+    """masked_scores (h, Lq, Lk) as the layer computes them (-inf where masked), v (h, Lk, d_k), w_o_heads
+    (h, d_k, d_model). A query whose keys are all masked gets weights 0 either way, as in the layer."""
+    s, v, w_o = _f64(masked_scores), _f64(v), _f64(w_o_heads)
+    top = s.amax(dim=(0, 2), keepdim=True)  # (1, Lq, 1): the largest score of each query over every head
+    top = torch.where(torch.isfinite(top), top, torch.zeros_like(top))
+    e = torch.exp(s - top)  # (h, Lq, Lk): each head's kernel exp(S_i), up to one factor per query
+    own = e / e.sum(dim=-1, keepdim=True).clamp_min(1e-300)  # A_i = softmax(S_i)
+    summed = e.sum(dim=0)  # (Lq, Lk): K = sum_i exp(S_i)
+    shared = summed / summed.sum(dim=-1, keepdim=True).clamp_min(1e-300)
+    layer = torch.einsum("hqk,hkd,hde->qe", own, v, w_o)  # sum_i A_i V_i W^O_i
+    mkl = torch.einsum("qk,hkd,hde->qe", shared, v, w_o)  # sum_i A V_i W^O_i
+    return KernelSum(float((layer - mkl).abs().max()), float(layer.abs().max()), float((own - shared).abs().max()))
+
+
+@dataclass(frozen=True)
+class Linearity:
+    """Where the non-linearity of a head is. projection_gap: max |(x + x') W_i^Q - (x W_i^Q + x' W_i^Q)| over the
+    heads (rounding only: the projections are linear); bilinear_gap: max |x_a M_i x_b^T - (x_a W_i^Q)(x_b W_i^K)^T|
+    with M_i = W_i^Q W_i^K^T (the score is a bilinear form of the two tokens); m_rank: the largest rank of M_i
+    (<= d_k); softmax_gap: max |softmax(s + s') - (softmax(s) + softmax(s'))| on the heads' score rows, the one
+    non-linear step, the same function in every head."""
+
+    projection_gap: float
+    bilinear_gap: float
+    m_rank: int
+    softmax_gap: float
+
+
+def linearity_check(x: Tensor | np.ndarray, w_q_heads: Tensor | np.ndarray, w_k_heads: Tensor | np.ndarray,
+                    seed: int = 0) -> Linearity:  # fmt: skip
+    """x (L, d_model), w_q_heads and w_k_heads (h, d_model, d_k); x' is a seeded random input of x's shape."""
+    x, wq, wk = _f64(x), _f64(w_q_heads), _f64(w_k_heads)
+    x2 = torch.randn(x.shape, generator=torch.Generator().manual_seed(seed), dtype=torch.float64)
+    proj_gap = float(((x + x2) @ wq - (x @ wq + x2 @ wq)).abs().max())  # (h, L, d_k)
+    m = wq @ wk.transpose(-2, -1)  # (h, d_model, d_model)
+    s = (x @ wq) @ (x @ wk).transpose(-2, -1)  # (h, L, L)
+    s2 = (x2 @ wq) @ (x2 @ wk).transpose(-2, -1)
+    bil_gap = float((x @ m @ x.T - s).abs().max())
+    soft_gap = float((torch.softmax(s + s2, -1) - torch.softmax(s, -1) - torch.softmax(s2, -1)).abs().max())
+    return Linearity(proj_gap, bil_gap, int(torch.linalg.matrix_rank(m).max()), soft_gap)

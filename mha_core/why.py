@@ -163,3 +163,54 @@ def layer_norm_stats(y: np.ndarray) -> LayerNormStats:
     return LayerNormStats(float(np.abs(y.mean(axis=-1)).max()), float(y.std(axis=-1).mean()))
 
 
+
+
+# ---------------------------------------------------------------------------- CNN, RNN and self-attention
+
+
+@dataclass(frozen=True)
+class LayerKind:
+    """One layer mapping n tokens of width d to n tokens of width d (note 003; Vaswani et al. 2017, table 1).
+
+    mults: scalar multiplications of the layer, counted: self-attention 2 n^2 d (the scores Q K^T and A V,
+    projections left out as in the table), a recurrent layer 2 n d^2 (W h_{t-1} and U x_t at each of n steps),
+    a convolution k n d^2 (a width-k kernel from d to d channels at each of n positions).
+    sequential: operations that must wait for the one before (n for the recurrence, 1 otherwise).
+    path: layers (or steps) a signal needs from the first token to the last: 1 for self-attention, n - 1 steps
+    for a recurrence, ceil((n - 1) / (k - 1)) stacked convolutions of width k."""
+
+    name: str
+    mults: int
+    sequential: int
+    path: int
+
+
+def architecture_costs(n: int, d: int, k: int = 3) -> list[LayerKind]:
+    """The three layers of note 003's table, counted for n tokens, width d and kernel width k >= 2."""
+    for name, value, low in (("n", n, 1), ("d", d, 1), ("k", k, 2)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < low:
+            raise ValueError(f"{name} must be a whole number >= {low}, got {value!r}")
+    return [
+        LayerKind("cnn", k * n * d * d, 1, math.ceil((n - 1) / (k - 1))),
+        LayerKind("rnn", 2 * n * d * d, n, n - 1),
+        LayerKind("self_attention", 2 * n * n * d, 1, 1 if n > 1 else 0),
+    ]
+
+
+# ------------------------------------------------------------------------- more than a weighted average
+
+
+def weighted_average_gap(values: np.ndarray, target: np.ndarray) -> np.ndarray:
+    """For each target row y: the distance from y to the nearest affine combination sum_j a_j u_j (sum_j a_j = 1)
+    of the rows u_j of `values` (Lk, d). A weighted average (a_j >= 0, sum 1) is such a combination, so a
+    distance above rounding proves that NO weighted average of these rows gives y. values (Lk, d), target
+    (Lq, d) -> (Lq,). When the Lk rows' affine hull fills all d dimensions (Lk > d), every y is reachable: 0."""
+    u = np.asarray(values, dtype=np.float64)
+    y = np.asarray(target, dtype=np.float64)
+    base = u[0]
+    diffs = (u[1:] - base).T  # (d, Lk - 1): the directions of the affine hull
+    rel = (y - base).T  # (d, Lq)
+    if diffs.shape[1] == 0:
+        return np.linalg.norm(rel, axis=0)
+    coef, *_ = np.linalg.lstsq(diffs, rel, rcond=None)
+    return np.linalg.norm(diffs @ coef - rel, axis=0)

@@ -44,15 +44,19 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def streamlit_server(app: str = "app.py", timeout: float = 30.0, extra: tuple[str, ...] = ()) -> Iterator[str]:
-    """A fresh `streamlit run` on a free port (plus `extra` options); yields its base URL, kills it afterwards."""
+def streamlit_server(app: str = "app.py", timeout: float = 30.0, extra: tuple[str, ...] = (),
+                     entry: str = "ui.streamlit_guard", env: dict[str, str] | None = None) -> Iterator[str]:
+    """A fresh server on a free port (plus `extra` options), started as the README and the Docker image start it
+    (`python3 -m ui.streamlit_guard run app.py`; entry="streamlit" for plain `streamlit run`); yields its base URL,
+    kills it afterwards. `env` adds to the environment."""
     port = free_port()
     cmd = [
-        sys.executable, "-m", "streamlit", "run", app, "--server.headless", "true",
+        sys.executable, "-m", entry, "run", app, "--server.headless", "true",
         "--server.port", str(port), "--server.address", "127.0.0.1",
         "--server.fileWatcherType", "none", "--browser.gatherUsageStats", "false", *extra,
     ]  # fmt: skip
-    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                            env={**os.environ, **(env or {})})  # fmt: skip
     url = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + timeout
@@ -70,20 +74,72 @@ def streamlit_server(app: str = "app.py", timeout: float = 30.0, extra: tuple[st
             proc.kill()
 
 
+# Loaded by every Python process started with outbound_watch()'s environment (a sitecustomize on PYTHONPATH): an
+# audit hook that writes down, and refuses, each name lookup or TCP connection to somewhere other than this machine,
+# before anything is sent. A UDP socket's connect sends nothing (Streamlit reads its internal address that way).
+_OUTBOUND_HOOK = """
+import os, socket, sys
+_LOG = os.environ["MHA_OUTBOUND_LOG"]
+_LOCAL = {"localhost", "127.0.0.1", "::1", "0.0.0.0", "", "None"}
+def _outbound(event, args):
+    if event == "socket.getaddrinfo":
+        host, kind = args[0], "lookup"
+    elif event == "socket.connect" and args[0].family in (socket.AF_INET, socket.AF_INET6) \\
+            and args[0].type == socket.SOCK_STREAM:
+        host, kind = args[1][0], "connect"
+    else:
+        return
+    host = host.decode() if isinstance(host, bytes) else str(host)
+    if host in _LOCAL or host.startswith("127."):
+        return
+    with open(_LOG, "a", encoding="utf-8") as f:
+        f.write(f"{kind} {host}\\n")
+    raise OSError(f"blocked by the test: {kind} {host}")
+sys.addaudithook(_outbound)
+"""
+
+
+@contextlib.contextmanager
+def outbound_watch() -> Iterator[tuple[dict[str, str], Path]]:
+    """An environment for a server process (PYTHONPATH with the hook above) and the file its attempts go to."""
+    with tempfile.TemporaryDirectory() as tmp:
+        (Path(tmp) / "sitecustomize.py").write_text(_OUTBOUND_HOOK, encoding="utf-8")
+        log = Path(tmp) / "outbound.log"
+        log.touch()
+        path = os.pathsep.join([tmp, os.environ.get("PYTHONPATH", "")]).rstrip(os.pathsep)
+        yield {"PYTHONPATH": path, "MHA_OUTBOUND_LOG": str(log)}, log
+
+
+def websocket_upgrade(base_url: str, host: str, origin: str | None) -> int:
+    """The status an upgrade of /_stcore/stream gets at `base_url` with these Host and Origin headers (sent to the
+    address of base_url: a name like classroom.lan is only a header, nothing is looked up)."""
+    import base64
+
+    hostname, port = base_url.removeprefix("http://").rsplit(":", 1)
+    headers = [f"Host: {host}", "Upgrade: websocket", "Connection: Upgrade", "Sec-WebSocket-Version: 13",
+               f"Sec-WebSocket-Key: {base64.b64encode(os.urandom(16)).decode()}"]  # fmt: skip
+    if origin is not None:
+        headers.append(f"Origin: {origin}")
+    with socket.create_connection((hostname, int(port)), timeout=10) as s:
+        s.sendall(("\r\n".join(["GET /_stcore/stream HTTP/1.1", *headers]) + "\r\n\r\n").encode())
+        status = s.recv(4096).split(b"\r\n", 1)[0].decode()  # "HTTP/1.1 101 Switching Protocols"
+    return int(status.split()[1])
+
+
 NGINX = shutil.which("nginx") or ("/usr/sbin/nginx" if Path("/usr/sbin/nginx").exists() else None)
 
 
 @contextlib.contextmanager
-def nginx_in_front(servers: list[str], timeout: float = 20.0) -> Iterator[str]:
-    """deploy/nginx.conf, filled as docker-compose.yml fills it, in front of two servers ("host:port" each); yields
-    the proxy's base URL once a health check passes through it, stops nginx afterwards."""
+def nginx_in_front(servers: list[str], timeout: float = 20.0, address: str = "127.0.0.1") -> Iterator[str]:
+    """deploy/nginx.conf, filled as docker-compose.yml fills it, in front of two servers ("host:port" each), listening
+    on `address`; yields the proxy's base URL once a health check passes through it, stops nginx afterwards."""
     with tempfile.TemporaryDirectory() as tmp:
         prefix = Path(tmp)
         prefix.chmod(0o755)  # nginx's workers (nobody, when started as root) open the doors' sockets in it
         (prefix / "logs").mkdir()
         port = free_port()
         conf = (ROOT / "deploy" / "nginx.conf").read_text(encoding="utf-8")
-        for key, value in [("__LISTEN__", f"127.0.0.1:{port}"), ("__SERVER_A__", servers[0]),
+        for key, value in [("__LISTEN__", f"{address}:{port}"), ("__SERVER_A__", servers[0]),
                            ("__SERVER_B__", servers[1]), ("__RUN__", str(prefix))]:  # fmt: skip
             conf = conf.replace(key, value)
         (prefix / "nginx.conf").write_text(conf, encoding="utf-8")
@@ -93,7 +149,7 @@ def nginx_in_front(servers: list[str], timeout: float = 20.0) -> Iterator[str]:
              "-g", f"daemon off; pid {prefix / 'nginx.pid'};"],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
         )  # fmt: skip
-        url = f"http://127.0.0.1:{port}"
+        url = f"http://{address}:{port}"
         try:
             deadline = time.monotonic() + timeout
             while not healthy(url, timeout=1):
@@ -104,6 +160,18 @@ def nginx_in_front(servers: list[str], timeout: float = 20.0) -> Iterator[str]:
         finally:
             proc.terminate()
             proc.wait(timeout=10)
+
+
+def own_address() -> str | None:
+    """This machine's address on its network (not loopback), or None: read from a UDP socket's route, which sends
+    nothing."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        try:
+            s.connect(("10.255.255.255", 1))
+            address = s.getsockname()[0]
+        except OSError:
+            return None
+    return None if address.startswith("127.") else address
 
 
 def healthy(url: str, timeout: float = 2.0) -> bool:

@@ -23,10 +23,15 @@ PAGES = {
     "subspaces": "app_pages/subspaces.py",
     "note004": "app_pages/note004.py",
     "errata": "app_pages/errata.py",
+    "glossary": "app_pages/glossary.py",
     "lesson": "app_pages/lesson.py",
+    "decoding": "app_pages/decoding.py",
+    "sharing": "app_pages/sharing.py",
+    "positions": "app_pages/positions.py",
+    "longcontext": "app_pages/longcontext.py",
 }
-CHARTLESS = {"home", "worked", "quiz", "lab", "errata",
-             "lesson"}  # text, LaTeX and widgets (lab: charts come after training)
+# text, LaTeX and widgets (lab: charts come after training)
+CHARTLESS = {"home", "worked", "quiz", "lab", "errata", "glossary", "lesson"}
 
 
 def charts(at) -> list:

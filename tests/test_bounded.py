@@ -339,6 +339,9 @@ TYPED = [
     ("nan", "edit.not_finite", {"value": "nan"}),
     ("inf", "edit.not_finite", {"value": "inf"}),
     ("１２", "edit.full_width", {"value": "１２", "plain": "12"}),
+    ("٣", "edit.other_digits", {"value": "٣", "plain": "3"}),  # Arabic-Indic: not full-width
+    ("١٫٥", "edit.not_a_number", {"value": "١٫٥"}),
+    ("ａｂｃ", "edit.not_a_number", {"value": "ａｂｃ"}),  # full-width, but no number either way
     ("9" * 400, "edit.too_long", {"value": "9" * 12 + "…", "n": 400, "limit": "10000"}),
     (None, "edit.empty", {}),
     ("  ", "edit.empty", {}),
@@ -371,6 +374,72 @@ def test_a_good_cell_is_taken():
     at.session_state[X_EDITOR] = {"edited_rows": {2: {"5": " -2.5 "}}, "added_rows": [], "deleted_rows": []}
     at.run()
     assert not at.error and at.session_state["_last_good_settings"].x_edits == ((2, 5, -2.5),)
+
+
+W_EDITOR = "editor__w_edits_{}_0"
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_bad_weight_cell_is_named_once_with_its_matrix(lang):
+    """The four weight editors share one store: an error of W^Q is drawn under W^Q only, and names W^Q."""
+    at = _app({"d_model": 4, "n_heads": 2, "lang": lang, "preset": "custom", "text": "a b c"})
+    at.run()
+    at.switch_page(PAGES["inputs"]).run()
+    at.session_state[W_EDITOR.format("w_q")] = {"edited_rows": {1: {"2": "abc"}}, "added_rows": [], "deleted_rows": []}
+    at.run()
+    assert not at.exception
+    want = t("edit.cell_in", lang, matrix="W^Q", row="1", col=2, problem=t("edit.not_a_number", lang, value="abc"))
+    assert [e.value for e in at.error] == [want]
+
+
+def test_an_old_x_error_goes_once_a_weight_is_edited():
+    at = _app({"d_model": 4, "n_heads": 2, "edit_x_open": True, "preset": "custom", "text": "a b c"})
+    at.run()
+    at.switch_page(PAGES["inputs"]).run()
+    at.session_state[X_EDITOR] = {"edited_rows": {0: {"1": "abc"}}, "added_rows": [], "deleted_rows": []}
+    at.run()
+    assert len(at.error) == 1
+    at.session_state[W_EDITOR.format("w_k")] = {"edited_rows": {0: {"0": "0.5"}}, "added_rows": [], "deleted_rows": []}
+    at.run()
+    assert not at.error and not at.exception
+    assert ("w_k", 0, 0, 0.5) in at.session_state["_last_good_settings"].w_edits
+
+
+@pytest.mark.parametrize("rows", [
+    {"x": {"5": "1"}}, {2: {"abc": "1"}}, {2: {"-1": "1"}}, {999: {"0": "1"}}, {2: {"999999999": "1"}}, {2: "1"},
+])  # fmt: skip
+def test_an_edit_of_a_cell_outside_the_grid_is_ignored(rows):
+    """Only a forged message sends these (the grid has rows 0..L-1 and columns 0..d_model-1)."""
+    at = _app({"d_model": 8, "n_heads": 2, "edit_x_open": True})
+    at.run()
+    at.switch_page(PAGES["inputs"]).run()
+    at.session_state[X_EDITOR] = {"edited_rows": rows, "added_rows": [], "deleted_rows": []}
+    at.run()
+    assert not at.exception and not at.error
+    assert at.session_state["_last_good_settings"].x_edits == ()
+
+
+def test_a_settings_file_with_a_byte_order_mark_is_read():
+    raw = settings_to_json(Settings(d_model=16, n_heads=4), "zh")
+    for marked in (b"\xef\xbb\xbf" + raw.encode("utf-8"), "\ufeff" + raw):  # as bytes (a file) and as text
+        settings, lang = settings_from_json(marked)
+        assert (settings.d_model, settings.n_heads, lang) == (16, 4, "zh")
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_link_streamlit_did_not_read_is_said_so(lang):
+    """Streamlit reads no parameter of a link with more than 1,000; ui/streamlit_guard marks such a run with
+    DROPPED_PARAM (tests/test_hostile.py opens such a link in Chromium)."""
+    from ui.streamlit_guard import DROPPED_PARAM
+
+    at = _app({"lang": lang})
+    at.query_params[DROPPED_PARAM] = "2001"
+    at.run()
+    assert not at.exception
+    want = t("msg.url_too_many", lang, n="2,001", limit="1,000")
+    assert want in [w.value for w in at.warning]
+    assert DROPPED_PARAM not in at.query_params  # out of the address bar: a reload does not say it again
+    assert not [w for w in at.warning if w.value.startswith(t("msg.url_rejected", lang, names="")[:20])]
 
 
 # ---- the lab ------------------------------------------------------------------------------------------

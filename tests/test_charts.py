@@ -25,7 +25,8 @@ def test_the_app_draws_with_the_component_and_sends_each_figure_with_its_version
     assert els and all(el.type == "bidi_component" for el in els)
     for el in els:
         data = chart_data(el)
-        assert set(data) == {"spec", "v", "config", "src", "failed"}
+        assert set(data) == {"spec", "v", "config", "src", "failed", "label"}
+        assert len(data["label"]) > 40  # the chart's text alternative (figures/describe.py)
         assert data["src"] == f"app/static/{ui_charts.STATIC_NAME}"
         assert data["config"]["displaylogo"] is False and data["config"]["toImageButtonOptions"]["format"] == "png"
         assert "could not be drawn" in data["failed"]
@@ -70,7 +71,8 @@ def test_a_frozen_figure_carries_the_figure_and_a_version_that_follows_it():
     assert json.loads(a.json)["data"][0]["z"] == [[1, 2], [3, None]]  # NaN (a masked cell) is null, never NaN
     assert json.loads(a.json)["layout"]["title"]["text"] == "<b>t</b>"
     assert a.version != b.version and a.version == FrozenFigure(fig).version
-    assert a.__slots__ == ("json", "version")  # only the JSON is kept, never its dict as well
+    # only the JSON is kept (and the text alternatives read from it once), never its dict as well
+    assert a.__slots__ == ("_described", "json", "version")
     assert a.figure().to_dict()["data"][0]["type"] == "heatmap"
 
 

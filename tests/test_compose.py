@@ -2,8 +2,14 @@
 Redis and nginx on this machine's Docker engine (tests/test_docker.py starts it), the app image built as
 tests/test_docker.py builds it, Redis and nginx from Debian's packages on the same debootstrap base (no Docker
 Hub). Through nginx, in Chromium: a teacher starts a live class, a student whose sticky cookie lands on the other
-replica joins, and follows the teacher's h; the room is in Redis. Redis stopped: both keep working with the
-"cannot be reached" message; Redis started again: the student follows the teacher again.
+replica joins, and follows the teacher's h; the room is in Redis. The browsers use the addresses a class uses
+(http://classroom.lan:8080 for the teacher, http://10.1.2.3:8080 for the students; Chromium maps these names to the
+stack's local port, so nothing is looked up and the Host and Origin headers are the school's). The teacher asks a
+question, two students answer, Redis is killed mid-question and started again: both answers are still counted.
+Redis stopped: both keep working with the "cannot be reached" message; Redis started again: the student follows
+the teacher again. Through the stack's nginx: the websocket upgrade with a school Host/Origin gets 101, a foreign
+Origin 403; the security headers; /_stcore/metrics refused to a request from outside the nginx container; unknown
+paths 404.
 
 Set MHA_COMPOSE_SHOTS to a folder to keep 1280x720 screenshots of each stage. Only when Docker cannot run here at
 all (or no compose tool can be had) do these tests skip.
@@ -16,6 +22,7 @@ import os
 import shutil
 import subprocess
 import time
+import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -24,7 +31,15 @@ from pathlib import Path
 import pytest
 
 from tests import test_docker as td
-from tests.browser import CHROMIUM, CHROMIUM_ARGS, free_port, healthy, start_live_class, wait_idle
+from tests.browser import (
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    free_port,
+    healthy,
+    start_live_class,
+    wait_idle,
+    websocket_upgrade,
+)
 from tests.test_docker import engine  # noqa: F401  (the fixture: a Docker engine that answers)
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -32,6 +47,7 @@ PROJECT = f"mhacompose{os.getpid()}"
 APP_IMAGE = f"mha-explorer-compose-{os.getpid()}:latest"
 FOLLOW_TIMEOUT = 20_000  # ms; the target is 2 s, a loaded test machine gets slack
 STORE_DOWN = "The live class cannot be reached right now"
+TEACHER_AT, STUDENTS_AT = "http://classroom.lan:8080", "http://10.1.2.3:8080"  # mapped to the stack by Chromium
 pytestmark = pytest.mark.timeout(3000)  # the first run makes the base and builds the image; later runs: ~1 min
 HEAD_TILES = """() => { const p = document.querySelector('.mha-plot');
     return p ? [...p.querySelectorAll('.annotation-text')]
@@ -127,6 +143,29 @@ def test_nginx_spreads_browsers_over_both_replicas_and_keeps_each_on_one(stack):
     assert set(seen) == {"app1", "app2"}, seen
 
 
+def _get(url: str, host: str = "classroom.lan:8080") -> tuple[int, dict[str, str]]:
+    request = urllib.request.Request(url, headers={"Host": host})
+    try:
+        with urllib.request.urlopen(request, timeout=10) as r:
+            return r.status, dict(r.headers)
+    except urllib.error.HTTPError as e:
+        return e.code, dict(e.headers)
+
+
+def test_nginx_of_the_stack_on_a_school_address(stack):
+    for host in ("classroom.lan:8080", "10.1.2.3:8080"):
+        assert websocket_upgrade(stack.url, host, f"http://{host}") == 101
+    assert websocket_upgrade(stack.url, "classroom.lan:8080", "http://evil.example:8080") == 403
+    status, headers = _get(f"{stack.url}/heads")
+    assert status == 200 and headers["X-Frame-Options"] == "SAMEORIGIN"
+    assert "frame-ancestors 'self'" in headers["Content-Security-Policy"]
+    assert headers["X-Content-Type-Options"] == "nosniff"
+    assert _get(f"{stack.url}/_stcore/metrics")[0] == 403  # this test is outside the nginx container
+    assert _get(f"{stack.url}/.streamlit/config.toml")[0] == 404
+    logs = stack.run("logs", "--no-color", "app1", "app2", check=False).stdout
+    assert "checkip" not in logs and "external IP" not in logs
+
+
 def _shot(page, name: str) -> None:
     folder = os.environ.get("MHA_COMPOSE_SHOTS")
     if folder:
@@ -135,10 +174,25 @@ def _shot(page, name: str) -> None:
         page.screenshot(path=str(Path(folder) / f"{name}.png"))
 
 
-def _replica(ctx, stack: Stack, replicas: dict[str, str]) -> str:
-    """The replica a browser context's cookie pins it to (asked through nginx with that context's cookies)."""
-    upstream = ctx.request.get(f"{stack.url}/_stcore/health").headers["x-explorer-upstream"]
+def _replica(ctx, base: str, replicas: dict[str, str]) -> str:
+    """The replica a browser context's cookie pins it to (asked through nginx by the browser, at `base`)."""
+    page = ctx.new_page()
+    upstream = page.goto(f"{base}/_stcore/health").headers["x-explorer-upstream"]
+    page.close()
     return replicas[upstream.rsplit(":", 1)[0]]
+
+
+def _school_browser(pw, stack: Stack):
+    port = stack.env["MHA_PORT"]
+    rules = f"MAP classroom.lan:8080 127.0.0.1:{port}, MAP 10.1.2.3:8080 127.0.0.1:{port}"
+    return pw.chromium.launch(executable_path=CHROMIUM, args=[*CHROMIUM_ARGS, f"--host-resolver-rules={rules}"])
+
+
+def _answer(page, value: str) -> None:
+    page.get_by_text("Question from the teacher").first.wait_for(timeout=FOLLOW_TIMEOUT)
+    page.get_by_role("textbox", name="Your number").fill(value)
+    page.get_by_role("button", name="Send my answer").click()
+    page.get_by_text("Sent:").first.wait_for(timeout=FOLLOW_TIMEOUT)
 
 
 def _set_h(page, value: int) -> None:
@@ -154,22 +208,22 @@ def test_a_live_class_over_both_replicas_through_nginx_survives_redis_going_away
 
     replicas = {stack.address("app1"): "app1", stack.address("app2"): "app2"}
     with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        browser = _school_browser(pw, stack)
         try:
             size = {"width": 1280, "height": 720}
             tctx = browser.new_context(viewport=size, locale="en-US")
-            on = {"teacher": _replica(tctx, stack, replicas)}
+            on = {"teacher": _replica(tctx, TEACHER_AT, replicas)}
             sctx = None
             for _ in range(20):  # a student whose cookie pins them to the other replica
                 sctx = browser.new_context(viewport=size, locale="en-US")
-                on["student"] = _replica(sctx, stack, replicas)
+                on["student"] = _replica(sctx, STUDENTS_AT, replicas)
                 if on["student"] != on["teacher"]:
                     break
                 sctx.close()
             assert on["student"] != on["teacher"], on
 
             teacher = tctx.new_page()
-            teacher.goto(f"{stack.url}/heads")
+            teacher.goto(f"{TEACHER_AT}/heads")
             wait_idle(teacher)
             code = start_live_class(teacher)
             # the room is in Redis, the one store both replicas share
@@ -177,7 +231,7 @@ def test_a_live_class_over_both_replicas_through_nginx_survives_redis_going_away
             assert code in keys, keys
 
             student = sctx.new_page()
-            student.goto(f"{stack.url}/?join={code}")
+            student.goto(f"{STUDENTS_AT}/?join={code}")
             student.wait_for_function("() => location.pathname.endsWith('/heads')", timeout=FOLLOW_TIMEOUT)
             student.get_by_text(f"Following the teacher · live class {code}").first.wait_for(timeout=FOLLOW_TIMEOUT)
             wait_idle(student)
@@ -200,10 +254,34 @@ def test_a_live_class_over_both_replicas_through_nginx_survives_redis_going_away
 
             # a second student (any replica) joins too; during the outage they explore on their own
             other = browser.new_context(viewport=size, locale="en-US").new_page()
-            other.goto(f"{stack.url}/?join={code}")
+            other.goto(f"{STUDENTS_AT}/?join={code}")
             other.get_by_text(f"Following the teacher · live class {code}").first.wait_for(timeout=FOLLOW_TIMEOUT)
             other.wait_for_function(f"() => ({HEAD_TILES})() === 4", timeout=FOLLOW_TIMEOUT)
             wait_idle(other)
+
+            # a question; two students answer; Redis is killed mid-question and started again: no answer is lost
+            teacher.get_by_text("Ask the class").click()
+            teacher.get_by_role("combobox", name="Question").click()
+            teacher.get_by_role("option", name="How the cost grows with L").click()  # students type a number
+            wait_idle(teacher)
+            teacher.get_by_role("button", name="Send to the class").click()
+            wait_idle(teacher)
+            _answer(student, "4")
+            _answer(other, "100")
+            teacher.get_by_text("2 answers").first.wait_for(timeout=FOLLOW_TIMEOUT)
+            _shot(teacher, "3a-teacher-two-answers")
+            td.docker("kill", "-s", "KILL", stack.container("redis"))
+            stack.run("start", "redis")
+            _healthy(stack, "redis")
+            answers = td.docker("exec", stack.container("redis"), "redis-cli", "--scan", "--pattern",
+                                f"mha:live:room:{code}:ans:*").stdout.split()  # fmt: skip
+            assert len(answers) == 1, answers
+            assert td.docker("exec", stack.container("redis"), "redis-cli", "HLEN", answers[0]).stdout.strip() == "2"
+            teacher.get_by_text("2 answers").first.wait_for(timeout=FOLLOW_TIMEOUT * 2)  # the teacher's count is back
+            teacher.get_by_role("button", name="Reveal").click()
+            for page in (student, other):
+                page.get_by_text("The class's answers").first.wait_for(timeout=FOLLOW_TIMEOUT)
+            _shot(student, "3b-student-revealed-after-redis-killed")
 
             # Redis goes away: everyone keeps working as in the normal app, and is told
             redis_cli = ("exec", stack.container("redis"), "redis-cli")

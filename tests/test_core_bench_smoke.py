@@ -30,3 +30,14 @@ def test_bench_runs_in_quick_mode_and_prints_one_table(capsys) -> None:
     out = capsys.readouterr().out
     assert "ratio" in out and "ours ms" in out and "torch ms" in out
     assert torch.get_num_threads() == threads  # --threads is undone afterwards
+
+
+def test_bench_llm_tables_run_in_quick_mode(capsys) -> None:
+    bench = load_bench()
+    cache_rows = bench.cache_table(1, 1, lengths=(1, 2, 8), size=(16, 4, 2))
+    assert [n for n, _, _ in cache_rows] == [1, 2, 8] and all(c > 0 and f > 0 for _, c, f in cache_rows)
+    variant_rows = bench.variant_table(1, 1, size=(1, 8, 16, 4))
+    assert len(variant_rows) == 5 and all(v > 0 and p > 0 for _, v, p in variant_rows)
+    print(bench.format_llm_tables(cache_rows, variant_rows))
+    out = capsys.readouterr().out
+    assert "recompute/cached" in out and "RoPE" in out and "window" in out

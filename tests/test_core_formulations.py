@@ -79,8 +79,8 @@ def test_from_head_weights_builds_the_module_of_the_merged_columns() -> None:
     assert torch.equal(from_heads.out_proj_weight, from_fused.out_proj_weight)
     x = randn(2, 5, d)
     a, b = from_heads(x), from_fused(x)
-    for name in TRACE_FIELDS:
-        assert torch.equal(getattr(a, name), getattr(b, name)), name
+    for name in TRACE_FIELDS:  # the same weights (exactly, above); MKL may round the same product differently
+        torch.testing.assert_close(getattr(a, name), getattr(b, name), **TIGHT, msg=name)  # for other buffers
 
 
 def test_per_head_weights_are_column_blocks_of_the_fused_matrices() -> None:

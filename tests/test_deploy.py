@@ -1,32 +1,136 @@
 """deploy/nginx.conf, run for real: nginx in front of two local explorer servers. Health through the proxy, one
 browser stays on one server (route cookie), new browsers take turns so both servers get the same share, a forged
 cookie gets a route of its own, a server that is down leaves its browsers to the other, and a page with its
-websocket works through the proxy in Chromium."""
+websocket works through the proxy in Chromium.
+
+A school network: the websocket upgrade with the Host and Origin a class really sends (classroom.lan:8080,
+10.1.2.3:8080; sent to 127.0.0.1, so nothing leaves the machine) gets 101 and a foreign Origin 403, and a refused
+websocket makes no server ask anything outside (each server runs with an audit hook that writes down and blocks
+every lookup or connection to another machine). Every answer carries the security headers, /_stcore/metrics
+answers this machine only, paths the app does not serve are 404, and in Chromium, with classroom.lan:8080 mapped to
+the proxy, every page loads and draws its charts under the Content-Security-Policy without one violation; a
+teacher and a student hold a live class through it.
+
+Set MHA_DEPLOY_SHOTS to a folder to keep screenshots of the teacher and the student."""
 
 from __future__ import annotations
 
 import http.cookiejar
+import os
+import urllib.error
 import urllib.request
 from collections import Counter
 from contextlib import ExitStack
+from pathlib import Path
 
 import pytest
 
-from tests.browser import CHART, CHROMIUM, CHROMIUM_ARGS, NGINX, free_port, nginx_in_front, streamlit_server, wait_idle
+from tests.browser import (
+    CHART,
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    NGINX,
+    free_port,
+    nginx_in_front,
+    outbound_watch,
+    own_address,
+    start_live_class,
+    streamlit_server,
+    wait_idle,
+    websocket_upgrade,
+)
+from tests.conftest import PAGES
 
 pytestmark = pytest.mark.skipif(NGINX is None, reason="nginx is not installed (.ci/run installs it)")
+OUTBOUND: list[Path] = []  # each server's record of what it tried to reach outside this machine
 
 
 @pytest.fixture(scope="module")
 def servers():
+    """Two fresh servers started with plain `streamlit run app.py` (without ui/streamlit_guard installed before
+    the start: nginx alone keeps their refusals from asking outside), each watched for outbound requests; no page
+    has run on them before the websocket tests below."""
     with ExitStack() as stack:
-        yield [stack.enter_context(streamlit_server()).removeprefix("http://") for _ in range(2)]
+        urls = []
+        for _ in range(2):
+            env, log = stack.enter_context(outbound_watch())
+            OUTBOUND.append(log)
+            urls.append(stack.enter_context(streamlit_server(entry="streamlit", env=env)).removeprefix("http://"))
+        yield urls
 
 
 @pytest.fixture(scope="module")
 def proxy(servers):
     with nginx_in_front(servers) as url:
         yield url, set(servers)
+
+
+def _asked_outside() -> list[str]:
+    return [line for log in OUTBOUND for line in log.read_text(encoding="utf-8").splitlines()]
+
+
+@pytest.mark.parametrize("host", ["classroom.lan:8080", "10.1.2.3:8080", "classroom.lan", "[fd00::5]:8080"])
+def test_a_class_on_any_name_lan_address_or_port_gets_its_websocket(proxy, host):
+    url, _ = proxy
+    assert websocket_upgrade(url, host, f"http://{host}") == 101
+    assert websocket_upgrade(url, host, f"https://{host}") == 101  # a TLS proxy in front of this one
+    assert websocket_upgrade(url, host, None) == 101  # no Origin: not a browser (Streamlit lets it in too)
+
+
+@pytest.mark.parametrize("origin", ["http://evil.example:8080", "http://classroom.lan:9999", "http://classroom.lan",
+                                    "http://10.1.2.3:8080", "null", "http://classroom.lan:8080.evil.example"])
+def test_a_page_of_another_origin_is_refused_and_nothing_leaves_the_machine(proxy, origin):
+    url, _ = proxy
+    assert websocket_upgrade(url, "classroom.lan:8080", origin) == 403
+    assert _asked_outside() == []
+
+
+def _get(url: str, headers: dict[str, str] | None = None) -> tuple[int, dict[str, str], bytes]:
+    request = urllib.request.Request(url, headers=headers or {})
+    try:
+        with urllib.request.urlopen(request, timeout=10) as r:
+            return r.status, dict(r.headers), r.read()
+    except urllib.error.HTTPError as e:
+        return e.code, dict(e.headers), e.read()
+
+
+@pytest.mark.parametrize("path", ["/", "/heads", "/_stcore/health", "/app/static/favicon.png", "/.git/config"])
+def test_every_answer_carries_the_security_headers(proxy, path):
+    url, _ = proxy
+    _, headers, _ = _get(url + path, {"Host": "classroom.lan:8080"})
+    assert headers["X-Frame-Options"] == "SAMEORIGIN"
+    assert headers["X-Content-Type-Options"] == "nosniff"
+    csp = headers["Content-Security-Policy"]
+    assert "frame-ancestors 'self'" in csp and "connect-src 'self'" in csp and "default-src 'self'" in csp
+
+
+@pytest.mark.parametrize("path", ["/.streamlit/config.toml", "/.git/config", "/app.py", "/ui/frame.py",
+                                  "/static/../app.py", "/requirements.txt", "/heads/x/y", "/.env"])
+def test_a_path_the_app_does_not_serve_is_not_answered_with_the_app_page(proxy, path):
+    url, _ = proxy
+    status, _, body = _get(url + path)
+    assert status == 404 and b"<div id=\"root\">" not in body
+
+
+@pytest.mark.parametrize("path", ["/", "/heads", "/heads/", "/no-such-page", "/_stcore/health", "/_stcore/host-config",
+                                  "/favicon.png", "/manifest.json", "/app/static/favicon.png"])
+def test_what_the_app_serves_still_answers(proxy, path):
+    url, _ = proxy
+    status, _, _ = _get(url + path)
+    assert status == 200  # an unknown page name gets the app's own translated "not found" page
+
+
+def test_metrics_answer_this_machine_only(servers):
+    with nginx_in_front(servers) as url:
+        status, _, body = _get(f"{url}/_stcore/metrics")
+        assert status == 200 and body  # asked from this machine
+    address = own_address()
+    if address is None:
+        pytest.skip("this machine has no network address other than loopback")
+    with nginx_in_front(servers, address=address) as url:  # asked from the machine's network address
+        status, _, body = _get(f"{url}/_stcore/metrics")
+        assert status == 403 and b"session" not in body
+        assert _get(f"{url}/_stcore/health")[0] == 200
 
 
 def _browser_like_client():
@@ -92,3 +196,81 @@ def test_a_page_and_its_websocket_work_through_the_proxy(proxy):
         wait_idle(page)
         assert page.get_by_test_id("stException").count() == 0
         browser.close()
+
+
+# Every Content-Security-Policy violation of the page, from its first script on.
+CSP_WATCH = """window.__csp = []; document.addEventListener('securitypolicyviolation',
+    e => window.__csp.push(`${e.effectiveDirective} ${e.blockedURI}`));"""
+
+
+def _lan_browser(pw, url: str):
+    """Chromium that reaches the proxy as http://classroom.lan:8080 and http://10.1.2.3:8080: the names only map to
+    the proxy's local port (its Host and Origin headers are those a class sends; nothing is looked up)."""
+    port = url.rsplit(":", 1)[1]
+    rules = f"MAP classroom.lan:8080 127.0.0.1:{port}, MAP 10.1.2.3:8080 127.0.0.1:{port}"
+    return pw.chromium.launch(executable_path=CHROMIUM, args=[*CHROMIUM_ARGS, f"--host-resolver-rules={rules}"])
+
+
+@pytest.mark.browser
+def test_every_page_loads_and_draws_its_charts_under_the_policy_on_a_school_address(proxy):
+    from playwright.sync_api import sync_playwright
+
+    url, _ = proxy
+    with sync_playwright() as pw:
+        browser = _lan_browser(pw, url)
+        try:
+            ctx = browser.new_context(viewport={"width": 1280, "height": 720}, locale="en-US")
+            ctx.add_init_script(CSP_WATCH)
+            page = ctx.new_page()
+            for name in PAGES:
+                page.goto(f"http://classroom.lan:8080/{name}")
+                wait_idle(page)
+                assert page.evaluate("window.__csp") == [], name
+                assert page.get_by_test_id("stException").count() == 0, name
+                if name == "heads":
+                    page.locator(CHART).first.wait_for(timeout=60_000)  # plotly drew into the chart component
+                if name == "home":
+                    page.get_by_test_id("stGraphVizChart").first.locator("svg").wait_for(timeout=60_000)
+            box = page.get_by_role("spinbutton", name="Number of heads h")
+            box.fill("4")
+            box.press("Enter")  # a rerun over the websocket of http://classroom.lan:8080
+            page.wait_for_function("() => location.search.includes('n_heads=4')", timeout=30_000)
+            wait_idle(page)
+            assert page.evaluate("window.__csp") == []
+        finally:
+            browser.close()
+    assert _asked_outside() == []
+
+
+def _shot(page, name: str) -> None:
+    folder = os.environ.get("MHA_DEPLOY_SHOTS")
+    if folder:
+        Path(folder).mkdir(parents=True, exist_ok=True)
+        page.evaluate("document.fonts.ready")
+        page.screenshot(path=str(Path(folder) / f"{name}.png"))
+
+
+@pytest.mark.browser
+def test_a_teacher_and_a_student_hold_a_live_class_on_school_addresses(proxy):
+    from playwright.sync_api import sync_playwright
+
+    url, _ = proxy
+    with sync_playwright() as pw:
+        browser = _lan_browser(pw, url)
+        try:
+            teacher = browser.new_context(viewport={"width": 1280, "height": 720}, locale="en-US").new_page()
+            teacher.goto("http://classroom.lan:8080/heads")
+            wait_idle(teacher)
+            code = start_live_class(teacher)
+            student = browser.new_context(viewport={"width": 390, "height": 844}, locale="en-US",
+                                          is_mobile=True, has_touch=True).new_page()  # fmt: skip
+            student.goto(f"http://10.1.2.3:8080/?join={code}")
+            student.wait_for_function("() => location.pathname.endsWith('/heads')", timeout=30_000)
+            student.get_by_text(f"Following the teacher · live class {code}").first.wait_for(timeout=30_000)
+            wait_idle(student)
+            _shot(teacher, "teacher-classroom.lan")
+            _shot(student, "student-10.1.2.3")
+            for page in (teacher, student):
+                assert page.get_by_test_id("stException").count() == 0
+        finally:
+            browser.close()

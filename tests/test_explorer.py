@@ -163,7 +163,8 @@ def _dims(text: str) -> tuple[int, ...]:
                                                                       (3, 5, 7, 12, 3), (2, 4, 9, 6, 6)])
 def test_shape_table_matches_the_tensors_of_note_002s_code(batch, len_q, len_k, d_model, h):
     """The oracle: run the fused formulation's PyTorch steps (view, transpose, matmul, transpose back,
-    reshape) on real tensors of these sizes and read their shapes."""
+    reshape) on real tensors of these sizes and read their shapes. The table's own column comes from a run of the
+    core on a random batch (explorer.pipeline.traced_shapes), not from formatting the sizes."""
     dk = d_model // h
     s = Settings(d_model=d_model, n_heads=h)
     table = shape_table(s, len_q, len_k, batch=batch)
@@ -180,7 +181,8 @@ def test_shape_table_matches_the_tensors_of_note_002s_code(batch, len_q, len_k, 
     concat = back.reshape(batch, len_q, h * dk)
     y = concat @ w_o
     w_i = w_q.view(d_model, h, dk)[:, 0, :]  # head 1's columns of the fused matrix
-    want = [x, w_q, w_i, q, k, q4, qi, ki, a, heads, back, concat, w_o, y]
+    # all heads, then one head i (note 002 gives head_i the shape of all heads: erratum n002_head)
+    want = [x, w_q, w_i, q, k, q4, qi, qi[:, 0], ki, a, a[:, 0], heads, heads[:, 0], back, concat, w_o, y]
     assert len(table) == len(want)
     sizes = {"B": batch, "L_k": len_k, "L": len_q, "d_model": d_model, "d_k": dk, "h": h}
     for (name, symbolic, now), tensor in zip(table, want, strict=True):

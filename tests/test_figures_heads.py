@@ -126,11 +126,14 @@ def test_per_head_scale_of_weights_starts_at_zero():
     assert "0 … 0.4" in d["layout"]["annotations"][0]["text"]
 
 
-def test_masked_cells_are_none_and_hover_as_masked_on_a_grey_layer():
+def test_masked_cells_are_none_and_hover_as_masked_on_a_grey_hatched_layer():
     stack = np.array([[[0.5, -np.inf]], [[1.0, 2.0]]])
     for lang, word in (("en", "masked (−∞)"), ("zh", "已掩蔽（−∞）")):
         d = spec(tiled_heads(stack, ["q"], ["a", "b"], kind="signed", lang=lang))
-        main, grey = d["data"]
+        main, grey, hatch = d["data"]
+        # the masked cell (row 0, column 1: x from 1 to 2) carries a pattern, not a shade of grey alone
+        assert hatch["type"] == "bar" and hatch["marker"]["pattern"]["shape"] == "/"
+        assert (hatch["y"], hatch["base"], hatch["x"]) == ([0.5], [1.0], [1]) and hatch["hoverinfo"] == "skip"
         assert main["z"][0] == [0.5, None, None, 1.0, 2.0]  # masked, gap, head 2
         assert main["customdata"][0][1] is None
         assert grey["z"][0] == [None, 0.0, None, None, None]  # only the masked cell

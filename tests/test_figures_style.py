@@ -68,7 +68,9 @@ def test_signed_range_is_symmetric_around_zero_with_white_centre():
     assert (lo, hi) == (-3.0, 3.0)
     assert scale is DIVERGING
     assert scale[len(scale) // 2] == [0.5, "rgb(255,255,255)"]
-    assert "33" in scale[-1][1] or "103" in scale[-1][1]  # positive end is red (rgb(103,0,31))
+    negative, positive = scale[0][1], scale[-1][1]  # "#rrggbb"
+    assert int(negative[5:7], 16) > int(negative[1:3], 16)  # negative end blue
+    assert int(positive[1:3], 16) > int(positive[5:7], 16)  # positive end orange
 
 
 def test_weights_range_is_fixed_zero_to_one_and_explicit_limits_win():

@@ -108,3 +108,28 @@ def test_the_glossary_test_would_catch_a_forbidden_word(monkeypatch):
     term = next(x for x in GLOSSARY if x.zh == "掩蔽")
     assert any(re.search(p, "被屏蔽的键") for p in term.forbidden_zh)
     assert re.search(CJK + r"\s*:", plain("位置: 词元")) and not re.search(CJK + r"\s*:", plain("“位置:词元”"))
+
+
+@pytest.mark.parametrize(("variant", "word"), [
+    ("掩码后的分数", "掩蔽"), ("使用因果掩蔽时", "掩蔽"), ("不加掩蔽的自注意力", "掩蔽"), ("融合视角", "融合视图"),
+    ("分头视角", "分头视图"), ("最小主角的余弦", "主角度"), ("编码器–解码器", "交叉注意力（编码器-解码器注意力）"),
+])  # fmt: skip
+def test_the_split_terms_of_issue_35_are_forbidden(variant, word):
+    """One term per idea: 掩码 is the mask, 掩蔽 the act of masking; 融合视图 / 分头视图; 主角度 (principal angle)."""
+    term = next(x for x in GLOSSARY if x.zh == word)
+    assert any(re.search(p, variant) for p in term.forbidden_zh), variant
+    assert not any(re.search(p, "因果掩码掩蔽了之后的键；被掩蔽的键；最小主角度；融合视图") for p in term.forbidden_zh)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_glossary_page_lists_every_term_and_symbol(make_app, lang):
+    from i18n.glossary import NOTATION
+    from tests.test_app import run_page
+
+    at = run_page(make_app, "glossary", lang=lang)
+    assert not at.exception and not at.error
+    terms, variants, symbols = (table.value for table in at.table)
+    assert len(terms) == len(GLOSSARY) and len(symbols) == len(NOTATION)
+    assert list(terms.index) == [term.en for term in GLOSSARY]
+    assert list(terms.iloc[:, 0]) == [term.zh for term in GLOSSARY]
+    assert list(variants.index) == [term.zh for term in GLOSSARY if term.avoid or term.note]

@@ -3,8 +3,11 @@ the core and every figure builder; markup and script never executed in a real br
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
+from collections.abc import Iterator
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -157,3 +160,214 @@ def test_every_pages_figure_builders_stay_small_and_clean_at_the_largest_sizes(
     for fig in figures:
         _assert_clean(fig)
         assert len(fig.to_json()) < 8 * 1024 * 1024
+
+
+# ---------------------------------------------------------------- forged protocol messages
+# A browser only sends the widget states of widgets the server drew, each in the field its widget reads. A forged
+# client sends anything; ui/streamlit_guard.py (installed before the server starts, as the Docker image starts it,
+# or at the first page run) and ui/editing.py keep every such message from breaking the sender's session.
+class Client:
+    """Streamlit's websocket protocol as a browser speaks it (bench/load_test.py): one session, run by run."""
+
+    def __init__(self, ws, page: str, query: str = "") -> None:
+        self.ws, self.page, self.query = ws, page, query
+        self.ids: dict[str, str] = {}  # widget id -> element type, of the last run
+        self.heads_drawn: int | None = None  # head tiles of the last run's first chart that has them
+
+    async def run(self, widgets=()) -> tuple[list[str], int]:
+        """(the exception boxes the run drew, its finish status: 0 is success)."""
+        from streamlit.proto.BackMsg_pb2 import BackMsg
+        from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+        msg = BackMsg()
+        msg.rerun_script.page_name, msg.rerun_script.query_string = self.page, self.query
+        msg.rerun_script.widget_states.widgets.extend(widgets)
+        await self.ws.send(msg.SerializeToString())
+        self.ids, boxes, self.heads_drawn = {}, [], None
+        while True:
+            fm = ForwardMsg()
+            fm.ParseFromString(await self.ws.recv())
+            kind = fm.WhichOneof("type")
+            if kind == "delta" and fm.delta.WhichOneof("type") == "new_element":
+                el = fm.delta.new_element
+                name = el.WhichOneof("type")
+                if name == "exception":
+                    boxes.append(el.exception.message)
+                elif name == "bidi_component" and el.bidi_component.WhichOneof("data") == "bytes":
+                    from ui.chart_element import unpack
+
+                    notes = json.loads(unpack(el.bidi_component.bytes).get("spec", "{}")).get("layout", {})
+                    tiles = sum(1 for a in notes.get("annotations", []) if str(a.get("text", "")).startswith("head "))
+                    if tiles and self.heads_drawn is None:
+                        self.heads_drawn = tiles
+                widget_id = getattr(getattr(el, name), "id", "")
+                if widget_id:
+                    self.ids[widget_id] = name
+            elif kind == "script_finished":
+                return boxes, fm.script_finished
+
+
+@contextlib.contextmanager
+def _server(entry: str = "ui.streamlit_guard") -> Iterator[tuple[str, Path]]:
+    """A fresh server started with `python3 -m <entry> run app.py`, its stdout and stderr in a file: (its
+    websocket address, the log's path)."""
+    import subprocess
+    import sys
+    import tempfile
+    import time
+
+    from tests.browser import ROOT, free_port, healthy
+
+    port = free_port()
+    with tempfile.TemporaryDirectory() as tmp:
+        log = Path(tmp) / "server.log"
+        with log.open("w", encoding="utf-8") as out:
+            proc = subprocess.Popen([sys.executable, "-m", entry, "run", "app.py", "--server.headless", "true",
+                                     "--server.port", str(port), "--server.address", "127.0.0.1",
+                                     "--server.fileWatcherType", "none"], cwd=ROOT, stdout=out, stderr=out)  # fmt: skip
+        try:
+            deadline = time.monotonic() + 60
+            while not healthy(f"http://127.0.0.1:{port}", timeout=1):
+                assert proc.poll() is None and time.monotonic() < deadline, "the server did not start"
+                time.sleep(0.2)
+            yield f"ws://127.0.0.1:{port}", log
+        finally:
+            proc.terminate()
+            proc.wait(timeout=20)
+
+
+@pytest.fixture(scope="module")
+def guarded():
+    """One server for the forged-message tests, started as the README and the Docker image start it; each test
+    opens a session of its own."""
+    with _server() as server:
+        yield server
+
+
+def _session(server: tuple[str, Path], page: str, query: str, steps) -> list[str]:
+    """Run `steps(client)` (a coroutine function) in a new session of `server`; the lines the server logged
+    meanwhile."""
+    import asyncio
+
+    import websockets
+
+    url, log = server
+    before = log.stat().st_size
+
+    async def session() -> None:
+        async with websockets.connect(f"{url}/_stcore/stream", subprotocols=["streamlit"], max_size=None,
+                                      open_timeout=60) as ws:  # fmt: skip
+            await steps(Client(ws, page, query))
+
+    asyncio.run(session())
+    with log.open(encoding="utf-8") as f:
+        f.seek(before)
+        return [line for line in f.read().splitlines() if line.strip() and "Uvicorn server started" not in line]
+
+
+def _healthy_runs(boxes_and_status) -> None:
+    boxes, status = boxes_and_status
+    assert boxes == [] and status == 0, boxes  # FINISHED_SUCCESSFULLY, no exception box
+
+
+def _forged_id_steps(forged: str):
+    from streamlit.proto.WidgetStates_pb2 import WidgetState
+
+    async def steps(c: Client) -> None:
+        _healthy_runs(await c.run([WidgetState(id=forged, string_value="forged")]))  # the very first message
+        for _ in range(3):
+            _healthy_runs(await c.run())
+        heads = next(i for i in c.ids if i.endswith("-n_heads"))
+        assert c.heads_drawn == 8
+        c.query = "n_heads=4"  # a change, as the browser sends it (the widget is bound to the URL)
+        _healthy_runs(await c.run([WidgetState(id=heads, double_value=4.0), WidgetState(id=forged, int_value=1)]))
+        assert c.heads_drawn == 4  # the session still computes and draws
+
+    return steps
+
+
+@pytest.mark.parametrize("forged", ["", "_live_key", "$$STREAMLIT_INTERNAL_KEY_x", "lang", "x" * 2000])
+def test_a_widget_id_the_server_never_gave_breaks_no_session(guarded, forged):
+    log = _session(guarded, "heads", "", _forged_id_steps(forged))
+    assert not [line for line in log if "Traceback" in line or "KeyError" in line], log
+    assert len(log) <= 2, log  # one line for the message that carried it, at most one for the next
+
+
+@pytest.mark.parametrize("forged", ["", "_live_key"])
+def test_a_forged_widget_id_as_the_first_message_of_a_plain_streamlit_run_server(forged):
+    """`streamlit run app.py`: the guard comes with the first page run, after that run's widget states arrived."""
+    with _server("streamlit") as server:
+        log = _session(server, "heads", "", _forged_id_steps(forged))
+    assert not [line for line in log if "Traceback" in line or "KeyError" in line], log
+
+
+TABLE = {"edited_rows": {}, "added_rows": [], "deleted_rows": []}
+FORGED_TABLES = {
+    "column that is not a number": json.dumps(TABLE | {"edited_rows": {"0": {"abc": "1"}}}),
+    "row that is not a number": json.dumps(TABLE | {"edited_rows": {"x": {"0": "1"}}}),
+    "row outside the grid": json.dumps(TABLE | {"edited_rows": {"999": {"0": "1"}}}),
+    "rows to delete that do not exist": json.dumps(TABLE | {"deleted_rows": [5, 999]}),
+    "1000 added rows": json.dumps(TABLE | {"added_rows": [{"0": "1"}] * 1000}),
+    "not JSON": "{not json",
+    "JSON of another shape": json.dumps([1, {"edited_rows": None}]),
+}
+
+
+@pytest.mark.parametrize("state", list(FORGED_TABLES), ids=list(FORGED_TABLES))
+def test_a_forged_table_editor_state_breaks_no_session_and_is_logged_once_per_run(guarded, state):
+    from streamlit.proto.WidgetStates_pb2 import WidgetState
+
+    async def steps(c: Client) -> None:
+        await c.run()
+        _healthy_runs(await c.run())
+        editors = [i for i, kind in c.ids.items() if "editor__w_edits_w_q" in i]
+        assert editors, sorted(c.ids)
+        for _ in range(3):  # the forged state sent again and again: each run stays whole
+            _healthy_runs(await c.run([WidgetState(id=editors[0], string_value=FORGED_TABLES[state])]))
+        _healthy_runs(await c.run())
+        editor = next(i for i in c.ids if "editor__w_edits_w_q" in i)  # maybe a fresh one (a new key)
+        good = json.dumps(TABLE | {"edited_rows": {"1": {"2": "0.5"}}})
+        _healthy_runs(await c.run([WidgetState(id=editor, string_value=good)]))  # and a real edit still works
+        _healthy_runs(await c.run())
+
+    log = _session(guarded, "inputs", "d_model=8&n_heads=2&preset=custom&text=a+b+c+d", steps)
+    assert not [line for line in log if "Traceback" in line], log
+    assert len(log) <= 2 * 4, log[:10]  # at most one line per message per run (4 runs carried the state)
+
+
+@pytest.mark.parametrize("bad", [dict(string_value="{not json"), dict(double_value=1e308), dict(int_value=-2**62),
+                                 dict(bool_value=True), dict(json_value='[1, {"x": null}]'),
+                                 dict(string_array_value={"data": ["\x00", "zz"]}), dict(trigger_value=True)],
+                         ids=lambda b: next(iter(b)))  # fmt: skip
+def test_every_widget_given_a_value_of_the_wrong_kind_breaks_no_session(guarded, bad):
+    from streamlit.proto.WidgetStates_pb2 import WidgetState
+
+    async def steps(c: Client) -> None:
+        await c.run()
+        _healthy_runs(await c.run())
+        forged = [WidgetState(id=wid, **bad) for wid in c.ids]  # every widget of the page at once
+        assert len(forged) > 10
+        _healthy_runs(await c.run(forged))
+        for _ in range(2):
+            _healthy_runs(await c.run())
+        assert len(c.ids) > 10  # the page is drawn again (a forged click may have started a live class: fine)
+
+    log = _session(guarded, "heads", "", steps)
+    assert not [line for line in log if "Traceback" in line], log
+
+
+@pytest.mark.browser
+def test_a_link_with_more_parameters_than_streamlit_reads_is_said_so():
+    """Streamlit reads none of the parameters of a link with more than 1,000; the link's settings were dropped
+    without a word. The page says so (in the language the browser asks for: the link's own lang= is not read)."""
+    from playwright.sync_api import sync_playwright
+
+    query = "&".join(f"p{i}=1" for i in range(2000)) + "&n_heads=4"
+    with streamlit_server() as url, sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        page = browser.new_page(viewport={"width": 1280, "height": 900})
+        page.goto(f"{url}/heads?{query}")
+        wait_idle(page)
+        page.get_by_text("This link has 2,001 parameters, more than the 1,000").first.wait_for(timeout=30_000)
+        assert "mha_link_dropped" not in page.url and page.get_by_test_id("stException").count() == 0
+        browser.close()

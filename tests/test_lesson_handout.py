@@ -15,6 +15,7 @@ from explorer import run_scene
 from explorer.quiz import render
 from figures.svg import colour, heatmap_svg, tiles_svg
 from lessons.handout import handout_html, md_html
+from lessons.html import math_html, rich_text
 from tests.browser import CHROMIUM, CHROMIUM_ARGS
 
 BUILT_IN = lessons.catalog().lessons
@@ -31,8 +32,8 @@ def test_the_handout_holds_every_stop_question_and_answer(lesson, lang):
     key = html[html.index('class="answers"'):]
     for stop in lesson.checkpoints:
         r = render(lessons.question(stop, lang), lang)
-        assert escape(r["prompt"]) in html[: html.index('class="answers"')]
-        assert escape(r["answer_text"]) in key
+        assert rich_text(r["prompt"]) in html[: html.index('class="answers"')]
+        assert rich_text(r["answer_text"]) in key
     assert key.count("<li>") == len(lesson.checkpoints)
     assert html.count('class="question"') == len(lesson.checkpoints)
 
@@ -80,6 +81,23 @@ def test_svg_masked_cells_say_minus_infinity_and_signed_scale_is_symmetric():
     assert "−∞" in svg and ">−2.00<" in svg
     assert colour(2.0, "signed", 2.0) == (178, 24, 43) and colour(-2.0, "signed", 2.0) == (33, 102, 172)
     assert colour(0.0, "signed", 2.0) == (247, 247, 247)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("lesson", BUILT_IN, ids=lambda le: le.id)
+def test_the_handout_prints_math_and_links_not_their_source(lesson, lang):
+    """Paper has no KaTeX: the texts' inline math ($W_i^Q$) prints as sub/superscripts, a link as its words."""
+    html = re.sub(r"<style>.*?</style>", "", handout_html(lesson, lang, notes=True), flags=re.S)
+    assert "$" not in html and "\\" not in html and "](" not in html
+
+
+def test_inline_math_for_paper():
+    assert math_html(r"W_i^Q") == "W<sub>i</sub><sup>Q</sup>"
+    assert math_html(r"Q_i K_i^\top / \sqrt{d_k}") == "Q<sub>i</sub> K<sub>i</sub><sup>T</sup> / √d<sub>k</sub>"
+    assert math_html(r"4\, d_\text{model}^2") == "4 d<sub>model</sub><sup>2</sup>"
+    assert math_html(r"\mathbb{R}^{d_\text{model}}") == "ℝ<sup>d<sub>model</sub></sup>"
+    assert math_html(r"\sqrt{L \cdot d_k}") == "√(L · d<sub>k</sub>)"
+    assert rich_text("see [the erratum](errata?erratum=x): a < $b_1$") == "see the erratum: a &lt; b<sub>1</sub>"
 
 
 def test_markdown_subset():

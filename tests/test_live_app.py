@@ -257,3 +257,22 @@ def test_the_quiz_pages_class_link_of_a_student_joins_the_class_but_not_as_that_
     assert student.session_state["_live_sid"] and not student.exception
     link = next(c.value for c in student.code if "quiz=" in c.value)
     assert f"join={code}" in link and "me=" not in link
+
+
+def test_a_room_the_store_lost_is_called_lost_to_the_teacher_and_the_student(tmp_path):
+    """The store keeps no room after, say, a Redis restarted without its append-only file: the teacher who opened the
+    room is not told to "check the code" (tests/test_compose.py restarts the real Redis, which keeps it)."""
+    import sqlite3
+
+    teacher, code, (student,) = teacher_and_students()
+    with sqlite3.connect(os.environ["MHA_LIVE_DB"]) as db:
+        for table in ("answers", "students", "rooms"):
+            db.execute(f"DELETE FROM {table}")
+    teacher.number_input(key="n_heads").set_value(4).run()  # the teacher's change goes to the store
+    time.sleep(0.5)  # past the version a process remembers for its students (ui/live.VERSION_AGE)
+    student.run()
+    for at in (teacher, student):
+        shown = texts(at)
+        assert f"Live class {code} is no longer in the room store" in shown, shown
+        assert "Check the code" not in shown
+        assert not at.exception

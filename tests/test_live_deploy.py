@@ -53,3 +53,14 @@ def test_redis_and_nginx_are_built_from_debian_packages_not_pulled():
     # Redis reachable from the replicas without a password, so never published on the host
     assert "ports" not in services["redis"] and "--protected-mode" in services["redis"]["command"]
 
+
+
+def test_redis_keeps_rooms_and_answers_on_a_volume_written_before_it_answers():
+    """tests/test_compose.py kills Redis mid-question and finds every answer; this is the configuration it needs."""
+    services = compose()
+    redis = services["services"]["redis"]
+    command = redis["command"]
+    flag = {command[i]: command[i + 1] for i in range(len(command) - 1) if command[i].startswith("--")}
+    assert flag["--appendonly"] == "yes" and flag["--appendfsync"] == "always" and flag["--dir"] == "/data"
+    volume = next(v for v in redis["volumes"] if v.endswith(":/data"))
+    assert volume.split(":")[0] in services["volumes"]  # a named volume: it outlives the container

@@ -91,6 +91,45 @@ def test_an_unknown_code_is_refused(make_rooms):
         rooms.version("ZZZZZZ")
 
 
+def _empty_the_store(rooms: Rooms) -> None:
+    """What a Redis restarted without its append-only file (or a store emptied by hand) leaves: nothing."""
+    backend = rooms.backend
+    if isinstance(backend, SqliteBackend):
+        import sqlite3
+
+        with sqlite3.connect(backend.path) as db:
+            for table in ("answers", "students", "rooms"):
+                db.execute(f"DELETE FROM {table}")
+    else:
+        backend.client.flushall()
+
+
+def test_a_room_the_store_lost_is_called_lost_to_the_teacher_and_the_students(make_rooms):
+    teacher, student = make_rooms(), make_rooms()  # two server processes sharing the store
+    t = teacher.create()
+    code, sid = student.join(t.code)
+    qid = teacher.ask(t.code, t.key, QUESTION, answer=1)
+    student.submit(code, sid, qid, 2)
+    _empty_the_store(teacher)
+    for call in (lambda: teacher.lead(t.code, t.key, {"page": "heads"}), lambda: teacher.presence(t.code, t.key),
+                 lambda: teacher.answers(t.code, t.key), lambda: student.version(code), lambda: student.room(code),
+                 lambda: student.submit(code, sid, qid, 1)):  # fmt: skip
+        with pytest.raises(LiveError) as err:
+            call()
+        assert err.value.code == "lost" and err.value.params == {"room": t.code}
+    with pytest.raises(LiveError) as err:  # a server that never saw the code: it may well be mistyped
+        make_rooms().join(t.code)
+    assert err.value.code == "unknown_room"
+
+
+def test_what_a_process_remembers_of_codes_is_bounded(make_rooms):
+    rooms = make_rooms(Limits(max_rooms=3))
+    codes = [f"{a}{b}2345" for a in ALPHABET[:10] for b in ALPHABET[:10]]
+    for code in codes:
+        rooms._found(code)
+    assert list(rooms._known) == codes[-12:]  # 4 x max_rooms, the most recent
+
+
 # ---------------------------------------------------------------- teacher leads, students follow
 def test_the_teacher_leads_and_every_change_bumps_the_version(make_rooms):
     rooms = make_rooms()
@@ -380,3 +419,16 @@ def test_the_tally_is_the_teachers_until_the_reveal(make_rooms):
     assert rooms.tally(t.code, t.key) == [0, 2, 1]
     rooms.reveal(t.code, t.key)
     assert rooms.tally(t.code) == [0, 2, 1]
+
+
+def test_every_refusal_of_the_store_has_its_message_in_both_languages():
+    import re
+
+    from i18n import STRINGS
+
+    codes = {code for f in (ROOT / "liveclass").glob("*.py")  # the first argument of every LiveError(...)
+             for first in re.findall(r"LiveError\(([^,)]*)", f.read_text(encoding="utf-8"))
+             for code in re.findall(r"\"(\w+)\"", first)} | {"store_down"}  # fmt: skip
+    assert {"lost", "unknown_room", "bad_code"} <= codes
+    for code in codes:
+        assert {"en", "zh"} <= set(STRINGS[f"live.err.{code}"]), code

@@ -10,6 +10,7 @@ import pytest
 import torch
 
 from explorer import Settings, run_scene
+from i18n import t
 from mha_core import MultiHeadAttention, contribution_similarity, head_similarity, score_rank
 from mha_core.note004 import (
     bottleneck_sweep,
@@ -58,7 +59,7 @@ def test_rotation_is_orthogonal_and_starts_at_identity():
         r = rotation(dk, 1.3).numpy()
         np.testing.assert_allclose(r @ r.T, np.eye(dk), atol=1e-12)
         np.testing.assert_allclose(rotation(dk, 0.0).numpy(), np.eye(dk), atol=1e-12)
-    assert rotation(1, math.pi).item() == -1.0
+    assert rotation(1, math.pi).item() == pytest.approx(-1.0, abs=1e-15)  # cos(pi) through libm: not exact
 
 
 def test_rotating_a_value_space_leaves_the_output_and_moves_rho():
@@ -179,7 +180,7 @@ def test_kernel_view_is_asymmetric_unless_wk_equals_wq():
     assert kv.asymmetry == pytest.approx(np.linalg.norm(s - s.T) / np.linalg.norm(s))
     assert kv.asymmetry > 0.1 and kv.max_pair_gap == pytest.approx(np.abs(s - s.T).max())
     tied = kernel_view(x, wq[0], wq[0])
-    assert tied.asymmetry == 0.0
+    assert tied.asymmetry < 1e-12  # symmetric up to rounding: BLAS need not give (Q Q^T)^T == Q Q^T bit for bit
     assert np.linalg.eigvalsh(np.exp(tied.scores - tied.scores.max())).min() > -1e-12  # Schur: exp of PSD is PSD
 
 
@@ -261,7 +262,8 @@ def test_heads_page_rotation_leaves_output_and_moves_rho(make_app, mode):
     gap = float(re.search(r"output: \*\*([0-9.e+-]+)\*\*", text).group(1))
     before, after = map(float, re.search(r"\*\*([−\-0-9.]+) → ([−\-0-9.]+)\*\*", text).groups())
     cb, ca = map(float, re.findall(r"\*\*([−\-0-9.]+) → ([−\-0-9.]+)\*\*", text)[1])
-    assert gap < 1e-12 and abs(after - before) > 0.01 and cb == ca
+    # the cosine is unchanged by the turn; shown to 3 decimals, two roundings may differ by one in the last digit
+    assert gap < 1e-12 and abs(after - before) > 0.01 and abs(cb - ca) <= 0.0011
     if mode == "min":
         assert after < -0.3
 
@@ -319,7 +321,7 @@ def test_the_two_rho_maps_stand_side_by_side_except_on_a_projector(make_app, pre
     at.session_state["heads_rho_open"] = True
     at.run()
     assert not at.exception
-    rho = next(e for e in at.expander if "ρ" in e.label)
+    rho = next(e for e in at.expander if e.label == t("hs.rho_title"))  # its ρ_ij is LaTeX ($\rho_{ij}$)
     assert len(rho.columns) == 3 + chart_columns  # the turn, pair and rotation choices, then the maps' own
 
 

@@ -69,7 +69,8 @@ def test_the_chosen_query_is_framed_in_every_head(make_app):
     at.selectbox(key="heads_query").set_value(2).run()
     tiled = plotly_specs(at)[0]
     frames = tiled["layout"].get("shapes", [])
-    assert len(frames) == 4
+    assert len(frames) == 2 * 4  # two tones per head: a line of the background under one of the text colour
+    assert [f["line"]["color"] for f in frames[:2]] == ["white", "#222"]
     assert all(f["y1"] - f["y0"] == 1 for f in frames)
     # the frame sits on row 2 of the first tile: the tile starts at the first tick's row
     first_tile_top = min(f["y0"] for f in frames) - 2

@@ -26,7 +26,9 @@ from explorer.quiz import (
     make_questions,
     render,
 )
+from explorer.quiz_llm import LLM_KINDS
 from explorer.quiz_model import parse_number, parse_shape
+from tests.test_quiz_llm import llm_expected
 
 PAGE = "app_pages/quiz.py"
 SMALL = Settings(text="the cat sat on the mat again", d_model=16, n_heads=4)
@@ -150,7 +152,7 @@ def expected(q: Question, sc) -> object:
         one = L * Lk * (d // h)
         return one if q.prompt.key.endswith("_one") else one * h
     if q.kind == "cost_scaling":
-        k, step = p["k"], {"Q Kᵀ": "qk", "A V": "av", "X W^Q": "proj"}[p["step"]]
+        k, step = p["k"], {"Q Kᵀ": "qk", "A V": "av", "Q = X W": "proj"}[p["step"]]
         grow_L = q.prompt.key.endswith("_L")
         return mults(step, 7 * (k if grow_L else 1), 8 * (1 if grow_L else k)) / mults(step, 7, 8)
     if q.kind == "softmax_weight":
@@ -220,6 +222,8 @@ def expected(q: Question, sc) -> object:
         case = q.prompt.key.split("prompt_")[1]
         got = permutation_outcome(case, p["n"], labels.index(p["a"]), labels.index(p["b"]))
         return next(i for i in range(len(q.options)) if q.options[i].label.key.endswith(f"opt_{got}"))
+    if q.kind in LLM_KINDS:  # the kinds of today's decoders: tests/test_quiz_llm.py
+        return llm_expected(q, sc)
     raise AssertionError(q.kind)
 
 
@@ -308,7 +312,9 @@ def test_worked_example_quiz_works_by_hand(drawn):
                     assert len(x.split(".")[1]) <= 2, (q.kind, v)
                 if isinstance(v, int) or re.fullmatch(r"[\d,]+", str(v)):  # sizes and counts stay small
                     assert value(v) <= 100_000 or q.kind == "note002_shape", (q.kind, v)
-            if q.answer_type == "number" and q.kind not in ("cost_scaling", "d_k", "params", "qk_mults"):
+            exact_counts = ("cost_scaling", "d_k", "params", "qk_mults", "kv_cache_mib", "gqa_params",
+                            "cache_step_scores", "recompute_ratio", "window_reach")  # whole numbers, typed exactly
+            if q.answer_type == "number" and q.kind not in exact_counts:
                 assert q.tolerance >= 0.005
     assert {"softmax_weight", "score_by_hand", "note001_entry"} <= kinds
     sm = [q for qs in by_seed.values() for q in qs if q.kind == "softmax_weight"]

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 import i18n
+from figures.style import plot_math
 from pretrained.loading import INSTALL_COMMAND
 from tests.conftest import PAGES, plotly_specs
 from tests.test_app import run_page
@@ -40,7 +41,7 @@ def test_step_page_names_the_real_previous_token_head(make_app, lang):
     score = float(sum(a[i, i - 1] for i in range(1, sc.len_q)) / (sc.len_q - 1))
     assert shown == [i18n.t("realw.prev_head", lang, layer=1, head=3, score=score)]
     title = plotly_specs(at)[0]["layout"]["title"]["text"]
-    assert i18n.t("realw.head_title", lang, head=3, layer=1) in title
+    assert plot_math(i18n.t("realw.head_title", lang, head=3, layer=1)) in title  # A_3 drawn as A<sub>3</sub>
 
 
 def test_layer_choice_reaches_the_scene(make_app):

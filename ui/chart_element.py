@@ -11,6 +11,7 @@ import numpy as np
 import plotly.graph_objects as go
 import streamlit as st
 
+from figures.describe import table_csv
 from i18n import t
 from ui.figure_cache import FrozenFigure
 from ui.first_screen import KEY as FIRST_SCREEN_KEY
@@ -112,23 +113,42 @@ def unpack(raw: bytes) -> dict:
 
 def show(
     fig: go.Figure | FrozenFigure, key: str, tensor: np.ndarray | None = None, rows: Sequence[str] | None = None,
-    cols: Sequence[str] | None = None, label: str = "CSV",
+    cols: Sequence[str] | None = None, title: str = "", numbers: bool = True,
 ) -> None:
-    """One plotly figure, full width, PNG download in its toolbar; with `tensor`, a CSV download under it."""
+    """One plotly figure, full width, PNG download in its toolbar. It is named for a screen reader by a summary of
+    what it draws (figures.describe; `title` names a figure whose heading is on the page), and a download under it
+    holds its numbers: `tensor` (with `rows`, `cols`) at full precision, else every value the figure draws.
+    numbers=False only for a chart that is redrawn while it changes (the lab's live curves)."""
     frozen = fig if isinstance(fig, FrozenFigure) else FrozenFigure(fig)
     from ui.screen import png_options
 
+    lang = str(st.session_state.get("lang", "en"))
+    name, summary = frozen.described(lang, title)
     png = png_options(key)  # the PNG export is named after the chart and its setting
     if uses_component():
         head = {"v": frozen.version, "config": {**_COMPONENT_CONFIG, **png}, "src": f"app/static/{STATIC_NAME}",
-                "failed": t("chart.failed", str(st.session_state.get("lang", "en")))}  # fmt: skip
+                "failed": t("chart.failed", lang), "label": summary}  # fmt: skip
         _plot_component()(data=payload(head, frozen.json), key=key, width="stretch")
     else:
         st.plotly_chart(frozen.figure(), width="stretch", config={**_CONFIG, **png}, key=key)
+    if not numbers:
+        return
     if tensor is not None:
         from ui.export import tensor_csv
 
-        st.download_button(
-            label, data=lambda: tensor_csv(tensor, rows, cols), file_name=f"{key}.csv", mime="text/csv",
-            key=f"csv_{key}", icon=":material/download:", type="tertiary",
-        )  # fmt: skip
+        def table() -> str:
+            return tensor_csv(tensor, rows, cols)
+    else:
+
+        def table() -> str:  # read when clicked: the session keeps the figure only until its next run
+            return table_csv(frozen.json, lang)
+
+    st.download_button(
+        t("a11y.csv", lang, title=short_title(name)), data=table, file_name=f"{key}.csv", mime="text/csv",
+        key=f"csv_{key}", icon=":material/download:", type="tertiary",
+    )  # fmt: skip
+
+
+def short_title(title: str, limit: int = 60) -> str:
+    """A chart's title cut for a button's label."""
+    return title if len(title) <= limit else title[: limit - 1].rstrip() + "…"

@@ -21,6 +21,7 @@ class Context:
     style: FigureStyle
     large: bool
     present: bool = False
+    narrow: bool = False  # the main column is narrow (a phone, or 400 % zoom): ui/screen.is_narrow
     shown: Scene | None = field(default=None, repr=False)  # a page's own scene for this run (with_scene)
 
     @property

@@ -23,6 +23,7 @@ import plotly.graph_objects as go
 import plotly.io as pio
 
 from budget import GATE, ByteLRU, pool
+from figures.describe import describe
 from figures.encode import default_template, figure_json_with
 
 FIGURE_CACHE = ByteLRU("figures", 128 << 20, max_item_fraction=1 / 16)  # a figure over 8 MB is never kept
@@ -32,12 +33,22 @@ class FrozenFigure:
     """A built figure reduced to what is sent to the browser, computed once: its JSON and a short version of it
     (ui/plot.js redraws a chart only when the version changes). Only the JSON is kept, never its dict too."""
 
-    __slots__ = ("json", "version")
+    __slots__ = ("_described", "json", "version")
 
     def __init__(self, built: go.Figure | str) -> None:
         # a figure, or its JSON made by figures.encode.figure_json_with (in a worker process: budget/pool.py)
         self.json = built if isinstance(built, str) else pio.to_json(built.to_dict(), validate=False)
         self.version = hashlib.blake2b(self.json.encode(), digest_size=8).hexdigest()
+        self._described: dict[tuple[str, str], tuple[str, str]] = {}
+
+    def described(self, lang: str, title: str = "") -> tuple[str, str]:
+        """(title, text alternative) of the chart (figures.describe), read from its JSON once per language and kept
+        with it: every session that shows a cached figure shares one reading."""
+        key = (lang, title)
+        hit = self._described.get(key)
+        if hit is None:
+            hit = self._described[key] = describe(self.json, lang, title)
+        return hit
 
     @property
     def nbytes(self) -> int:

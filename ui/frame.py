@@ -15,7 +15,7 @@ from pathlib import Path
 import streamlit as st
 
 from budget import on_sweep, start_janitor
-from ui import first_screen, lesson_bar, live, quiz_state, streamlit_fixes, warmup
+from ui import a11y, first_screen, lesson_bar, live, quiz_state, streamlit_fixes, streamlit_guard, warmup
 from ui.chart_element import early_element
 from ui.closed_sessions import expire_closed_sessions
 from ui.fair import install_waiter
@@ -33,6 +33,7 @@ PAGES: tuple[tuple[str, ...], ...] = (
     ("app_pages/positional.py", "positional", "page.positional", "nav.explore"),
     ("app_pages/worked.py", "worked", "page.worked", "nav.classroom"),
     ("app_pages/quiz.py", "quiz", "page.quiz", "nav.classroom"),
+    ("app_pages/glossary.py", "glossary", "page.glossary", "nav.classroom"),
     ("app_pages/lesson.py", "lesson", "page.lesson", "nav.classroom"),
     ("app_pages/lab.py", "lab", "page.lab", "nav.beyond"),
     ("app_pages/why.py", "why", "page.why", "nav.beyond"),
@@ -40,6 +41,10 @@ PAGES: tuple[tuple[str, ...], ...] = (
     ("app_pages/minilm.py", "minilm", "page.minilm", "nav.beyond"),
     ("app_pages/note004.py", "note004", "page.note004", "nav.beyond"),
     ("app_pages/errata.py", "errata", "page.errata", "nav.beyond"),
+    ("app_pages/decoding.py", "decoding", "page.decoding", "nav.llm"),
+    ("app_pages/sharing.py", "sharing", "page.sharing", "nav.llm"),
+    ("app_pages/positions.py", "positions", "page.positions", "nav.llm"),
+    ("app_pages/longcontext.py", "longcontext", "page.longcontext", "nav.llm"),
 )
 # Pages that draw no plotly chart (text, LaTeX, widgets, the Graphviz diagram): plotly.js is not loaded early for them
 CHARTLESS = frozenset({"home", "worked", "quiz", "lesson", "lab", "errata"})
@@ -49,7 +54,9 @@ HOME_INNER = "home-page"  # Streamlit's own name of the home page (its address i
 ICONS = {
     "home": "home", "inputs": "text_fields", "steps": "stairs", "heads": "view_module", "positional": "waves",
     "worked": "edit_note", "quiz": "quiz", "lab": "model_training", "why": "lightbulb", "minilm": "smart_toy",
-    "subspaces": "extension", "note004": "science", "errata": "rule", "lesson": "school",
+    "subspaces": "extension", "note004": "science", "errata": "rule", "glossary": "translate", "lesson": "school",
+    "decoding": "keyboard_double_arrow_right", "sharing": "group_work", "positions": "rotate_right",
+    "longcontext": "width_wide",
 }  # fmt: skip
 
 
@@ -71,6 +78,8 @@ def run_frame() -> None:
 def _run_frame() -> None:
     start_janitor()  # once per process: idle cache entries expire, freed memory goes back to the system
     streamlit_fixes.install()  # once per process: four per-run costs of Streamlit 1.67 (ui/streamlit_fixes.py)
+    streamlit_guard.install()  # no request outside, forged widget states dropped (if the server's start did not)
+    streamlit_guard.clean_session()
     on_sweep(expire_closed_sessions)  # and closed tabs past Streamlit's time to live are forgotten (registered once)
     # The presentation toggle is drawn later in the run; on a link's first run only the URL knows it is on.
     present = bool(st.session_state.get("present", str(st.query_params.get("present", "")).lower() == "true"))
@@ -91,9 +100,10 @@ def _run_frame() -> None:
             "<style>[data-testid='stMarkdownContainer'] p, [data-testid='stMarkdownContainer'] li,"
             " [data-testid='stWidgetLabel'] p, [data-testid='stCaptionContainer'] { font-size: 1.3rem; }"
             " h1 { font-size: 3rem !important; } h2 { font-size: 2.2rem !important; }"
-            " .katex { font-size: 1.5em; }</style>"
+            " .katex-display .katex { font-size: 1.5em; } .katex { font-size: 1.1em; }</style>"
         )
-    nav = st.navigation(_sections(ctx), position="sidebar", expanded=True)  # 13+ pages: no "View 3 more"
+    nav = st.navigation(_sections(ctx), position="sidebar", expanded=True)  # 13+ pages: no untranslated "View 3 more"
+    a11y.install(ctx, nav.title)  # lang, title, focus ring, ui/a11y.js: for every page, the live ones too
     url = nav.url_path or PAGES[0][1]
     early_element(load_plotly=url not in CHARTLESS)  # the browser fetches plotly.js while the page arrives
     live.on_page(ctx, url, live_slot)
@@ -115,6 +125,7 @@ def _first_screen() -> None:
     install_waiter(ctx.t)
     st.sidebar.container(key="first_screen_sidebar")  # the sidebar is there from the start: the page does not move
     nav = st.navigation(_sections(ctx), position="hidden")
+    a11y.install(ctx, nav.title)  # the first screen has its language, title and focus ring too
     url = nav.url_path or PAGES[0][1]
     if url not in first_screen.PAGES:  # the address named another page after all: the usual run
         st.rerun()

@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 import streamlit as st
 
+from explorer.baselines import random_contrib_range
 from explorer.derived import head_turn
 from figures import RHO_LATEX, head_similarity_figure
 from ui.chart_element import show, side_by_side
@@ -36,7 +37,9 @@ def head_similarity_section(ctx: Context, prefix: str) -> None:
         st.caption(tr("hs.one_head"))
         return
     off = sc.contrib_sim[~np.eye(h, dtype=bool)]
-    st.caption(tr("hs.range", lo=f"{off.min():.2f}", hi=f"{off.max():.2f}", mean=f"{np.abs(off).mean():.2f}"))
+    rlo, rhi = random_contrib_range(s)  # the baseline: random heads of these shapes on this input
+    st.caption(tr("hs.range", lo=f"{off.min():.2f}", hi=f"{off.max():.2f}", mean=f"{np.abs(off).mean():.2f}",
+                  rlo=f"{rlo:.2f}", rhi=f"{rhi:.2f}"))  # fmt: skip
     # lazy: the rotation (the layer run twice, three widgets, two charts) runs only while the expander is open
     rho = st.expander(tr("hs.rho_title"), expanded=False, key=f"{prefix}_rho_open", on_change="rerun")
     if not rho.open:

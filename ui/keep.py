@@ -15,6 +15,7 @@ from collections.abc import Callable
 import streamlit as st
 
 STORE = "_kept"  # name -> remembered choice
+CHECKS = "_kept_checks"  # name -> the `valid` test its kept() was given
 
 
 def _copies() -> dict[str, object]:
@@ -31,6 +32,8 @@ def kept(name: str, default: object, lang: str | None = None,
     Draw it with that key, without a value/index/default argument, and `on_change=remember, args=(name, key)`.
     `valid` rejects a remembered value the current setting cannot show (a query beyond the sentence)."""
     key = widget_key(name, lang)
+    if valid is not None:
+        st.session_state.setdefault(CHECKS, {})[name] = valid
     copies = _copies()
     value = st.session_state.get(key, copies.get(name, default))
     if valid is not None and not valid(value):
@@ -41,9 +44,16 @@ def kept(name: str, default: object, lang: str | None = None,
 
 
 def remember(name: str, key: str) -> None:
-    """on_change of a kept widget."""
-    if key in st.session_state:
-        _copies()[name] = st.session_state[key]
+    """on_change of a kept widget. A value its `valid` test refuses (a forged message: Streamlit hands a select box a
+    string that is none of its options) is not remembered, and the widget gets the remembered choice back."""
+    if key not in st.session_state:
+        return
+    check = st.session_state.get(CHECKS, {}).get(name)
+    if check is not None and not check(st.session_state[key]):
+        if name in _copies():
+            st.session_state[key] = _copies()[name]
+        return
+    _copies()[name] = st.session_state[key]
 
 
 def value(name: str, default: object = None) -> object:

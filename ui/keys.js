@@ -1,19 +1,32 @@
 // The keys a presentation clicker sends (Right/Left, PageDown/PageUp, Space/Shift+Space) click the
 // Next/Previous buttons of the step page; and, for a link that names a step, scroll to that step once.
+// They never act while a control has the focus: Space on a focused Previous presses Previous, arrows move within
+// a radio group or a slider, PageDown scrolls a list. After Next/Previous the focus is on the step's line (not a
+// control, ui/present.py), so a clicker goes on working through the whole presentation.
 //
 // data: {next: widget key of the Next button, prev: widget key of the Previous button, scroll: anchor id or ""}
 
 const NEXT = new Set(["ArrowRight", "PageDown", " "]);
 const PREV = new Set(["ArrowLeft", "PageUp"]);
 
-function typing(target) {
-  if (!target || !target.tagName) return false;
-  return target.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(target.tagName);
+const CONTROL = [
+  "a[href]", "button", "input", "select", "textarea", "summary", "[contenteditable='true']", "[role='button']",
+  "[role='link']", "[role='checkbox']", "[role='radio']", "[role='switch']", "[role='tab']", "[role='option']",
+  "[role='slider']", "[role='spinbutton']", "[role='combobox']", "[role='listbox']", "[role='menuitem']",
+  "[role='textbox']", "[role='grid']",
+].join(",");
+// Streamlit makes its scrolling main column focusable: the page itself, not a control
+const PAGE = "body, [data-testid='stMain'], [data-testid='stMainBlockContainer'], [data-testid='stAppViewContainer']";
+
+function onControl(target) {
+  if (!target || !target.closest) return false;
+  if (target.closest(CONTROL)) return true;
+  return target.matches("[tabindex]:not([tabindex='-1'])") && !target.matches(PAGE);
 }
 
 export default function ({ data }) {
   const onKey = (event) => {
-    if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey || typing(event.target)) return;
+    if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey || onControl(event.target)) return;
     let which = null;
     if (PREV.has(event.key) || (event.key === " " && event.shiftKey)) which = data.prev;
     else if (NEXT.has(event.key)) which = data.next;

@@ -12,6 +12,7 @@ from __future__ import annotations
 import streamlit as st
 
 import lessons
+from explorer.quiz_llm import OWN_SIZES
 from lessons.pages import page_files, page_title_keys
 from ui import lesson_state
 from ui.context import Context
@@ -120,8 +121,9 @@ def after_page(ctx: Context, url: str) -> None:
     q = lessons.question(stop, lang) if url == stop.page else None
     if q is not None:
         st.subheader(tr("lesson.checkpoint"), anchor="checkpoint")
-        st.caption(tr("lesson.checkpoint_setting", d=stop.settings.d_model, h=stop.settings.n_heads,
-                      mask=tr(f"mask.{stop.settings.mask}")))  # fmt: skip
+        st.caption(tr("lesson.checkpoint_own_sizes") if q.kind in OWN_SIZES else tr(
+            "lesson.checkpoint_setting", d=stop.settings.d_model, h=stop.settings.n_heads,
+            mask=tr(f"mask.{stop.settings.mask}")))  # fmt: skip
         number = lesson.checkpoints.index(stop) + 1
         question_card(q, f"lesson_{lesson.id}_{q.ident}", p.answers.get(q.ident, {}), p.answers, ctx.t, lang,
                       tr("lesson.checkpoint_n", n=number, total=len(lesson.checkpoints)))  # fmt: skip

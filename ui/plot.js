@@ -4,7 +4,8 @@
 // static folder (ui/chart_element.py puts it there) and loaded once per page.
 //
 // data: bytes (ui/chart_element.payload): one line of JSON {v: the figure's version, config: plotly config,
-// src: where plotly.js is, failed: a translated message}, then the figure's JSON, read only when it is drawn.
+// src: where plotly.js is, failed: a translated message, label: the chart's text alternative}, then the figure's
+// JSON, read only when it is drawn.
 // The element carries data-pending (the version asked for) and data-drawn (the version on screen),
 // so tests and benchmarks can wait until every chart shows what the last run sent.
 
@@ -120,6 +121,18 @@ function whenFirstChartDrawn(tell) {
   if (document.querySelector(DRAWN)) once();
 }
 
+// A screen reader meets one image named by the server's summary of the chart (figures/describe.py), not plotly's
+// run-together tick labels: the drawing's first svg is that image, the others (title, legend, hover) are hidden from
+// it. The toolbar stays outside the image, so its buttons keep their names.
+function name(el, label) {
+  el.querySelectorAll(".main-svg").forEach((svg, i) => {
+    if (i === 0) {
+      svg.setAttribute("role", "img");
+      svg.setAttribute("aria-label", label || "");
+    } else svg.setAttribute("aria-hidden", "true");
+  });
+}
+
 export default function ({ data: raw, parentElement, setTriggerValue }) {
   const data = unpack(raw);
   if (!data.spec) {
@@ -152,7 +165,8 @@ export default function ({ data: raw, parentElement, setTriggerValue }) {
     });
     state.observer.observe(el);
   }
-  if (el.dataset.drawn !== data.v) {
+  if (el.dataset.drawn === data.v) name(el, data.label);
+  else {
     const draw = () => {
       const Plotly = window.Plotly;
       if (state.want !== data.v) return null; // a newer figure arrived meanwhile
@@ -165,6 +179,7 @@ export default function ({ data: raw, parentElement, setTriggerValue }) {
       return Plotly.react(el, fig.data || [], fig.layout || {}, data.config || {})
         .then(() => thinTicks(el, state.ticks))
         .then(() => {
+          name(el, data.label);
           state.width = Math.round(el.getBoundingClientRect().width);
           if (state.want === data.v) el.dataset.drawn = data.v;
         });

@@ -7,11 +7,13 @@ from pathlib import Path
 
 import streamlit as st
 
+from ui.a11y import move_focus_to
 from ui.context import Context
 from ui.steps_view import STEP_KEYS, StepsView
 
 STEP_STATE = "step_index"  # 0-based, in session state; the URL's `step` is 1-based
 PREV_KEY, NEXT_KEY = "step_prev", "step_next"
+INFO_KEY = "step_info"  # the bar's "Step n of 9 · title": the focus goes there after Previous/Next
 # Presentation: less empty space above the content, so a step and its chart share one screen.
 _COMPACT_CSS = (
     "<style>.stMainBlockContainer { padding-top: 4rem !important; padding-bottom: 1rem !important; }"
@@ -42,6 +44,7 @@ def current_step() -> int:
 
 def _go(current: int, delta: int) -> None:
     st.session_state[STEP_STATE] = min(max(current + delta, 0), len(STEP_KEYS) - 1)
+    move_focus_to(INFO_KEY)  # a screen reader reads the new step; Tab reaches Next, Shift+Tab Previous
 
 
 def key_listener(scroll_to: str = "") -> None:
@@ -61,7 +64,8 @@ def present_steps(ctx: Context) -> None:
     prev_col, info_col, next_col = st.columns([1.4, 5, 1.4], vertical_alignment="center")
     prev_col.button(tr("steps.prev"), key=PREV_KEY, on_click=_go, args=(current, -1), disabled=current == 0,
                     icon=":material/arrow_back:", width="stretch")  # fmt: skip
-    info_col.markdown(f"**{tr('steps.progress', n=current + 1, total=last + 1)} · {view.title(STEP_KEYS[current])}**")
+    info_col.container(key=INFO_KEY).markdown(
+        f"**{tr('steps.progress', n=current + 1, total=last + 1)} · {view.title(STEP_KEYS[current])}**")
     next_col.button(tr("steps.next"), key=NEXT_KEY, on_click=_go, args=(current, 1), disabled=current == last,
                     icon=":material/arrow_forward:", type="primary", width="stretch")  # fmt: skip
     with next_col:

@@ -15,6 +15,7 @@ import streamlit as st
 
 from explorer.quiz import Msg, Question, answer_text, check_answer, feedback, parse_answer, text
 from ui import quiz_state
+from ui.a11y import move_focus_to
 
 
 def md(value: object) -> str:
@@ -23,7 +24,8 @@ def md(value: object) -> str:
 
 
 def say(msg: Msg, lang: str) -> str:
-    return md(text(msg, lang))
+    """A question's text: user text (tokens) escaped, the catalogue's Markdown (errata links, LaTeX) live."""
+    return text(msg, lang, escape=md)
 
 
 def _keep(store: dict, ident: str, key: str) -> None:
@@ -53,6 +55,7 @@ def ask(q: Question, key: str, given: Any, store: dict, tr: Callable[..., str], 
     def reveal() -> None:
         _keep(store, q.ident, key)  # a typed answer not yet confirmed with Enter counts too
         _reveal(store, q.ident)
+        move_focus_to(f"{key}_done")  # the verdict is read out; Tab goes on to the next question
         if on_reveal is not None:
             on_reveal()
 
@@ -102,6 +105,7 @@ def question_card(q: Question, key: str, entry: dict, store: dict, tr: Callable[
     with st.container(border=True):
         st.markdown(f"**{title}** · {say(q.prompt, lang)}")
         if entry.get("r"):
-            return revealed(q, entry.get("a"), tr, lang)
+            with st.container(key=f"{key}_done"):  # where the focus goes after Reveal
+                return revealed(q, entry.get("a"), tr, lang)
         ask(q, key, entry.get("a"), store, tr, lang, title, on_reveal)
     return None

@@ -46,6 +46,16 @@ def is_phone() -> bool:
         return False
 
 
+def is_narrow() -> bool:
+    """The main column is narrow (a phone, or a desktop at 400 % zoom, 320 CSS px): as ui/a11y.js measured it in the
+    browser; before it has (a session's first run), a phone's client hint or user agent, so a phone's first paint
+    already has the phone layout. Figures then get FigureStyle.phone."""
+    from ui.a11y import measured_narrow
+
+    measured = measured_narrow()
+    return is_phone() if measured is None else measured
+
+
 def theme_control(tr) -> bool:
     """The sidebar's theme choice; True when figures should be drawn for a dark screen."""
     if "theme" not in st.session_state:
@@ -93,6 +103,6 @@ def png_options(key: str) -> dict:
     ctx = st.session_state.get("_ctx")
     name = png_name(key, getattr(ctx, "settings", None))
     options: dict = {"toImageButtonOptions": {"format": "png", "scale": 2, "filename": name}}
-    if is_phone():  # on a small screen the toolbar would sit over the chart's title
+    if is_narrow():  # on a small screen the toolbar would sit over the chart's title
         options["displayModeBar"] = False
     return options

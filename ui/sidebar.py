@@ -17,6 +17,7 @@ from ui import screen, sticky, urlstate
 from ui.context import Context, set_context
 from ui.editing import parse_cell
 from ui.export import export_panel
+from ui.streamlit_guard import MAX_QUERY_FIELDS
 from ui.weight_source import fixed_size_widgets, pad_text_widget, real_sizes, sentence_tokens, source_widgets
 
 DEFAULTS = Settings()
@@ -181,9 +182,11 @@ def build_context() -> Context:
     for key, default in (("lang", _lang_default()), ("preset", DEFAULTS.preset), ("mask", DEFAULTS.mask)):
         if key not in st.session_state:
             sticky.set_choice(key, default)
+    # named in both languages (whoever cannot read the current one finds it), without an icon whose ligature text
+    # ("translate") a screen reader would read as part of the name
     lang = st.sidebar.selectbox(
-        ":material/translate: Language / 语言", i18n.LANGS, key="lang", format_func=lambda code: i18n.LANG_NAMES[code],
-        on_change=sticky.remember, args=("lang",),
+        i18n.t("a11y.language", st.session_state["lang"]), i18n.LANGS, key="lang",
+        format_func=lambda code: i18n.LANG_NAMES[code], on_change=sticky.remember, args=("lang",),
     )  # fmt: skip
     tr = i18n.translator(lang)
     st.sidebar.toggle(tr("sb.present"), key="present", help=tr("sb.present_help"), bind="query-params")
@@ -193,6 +196,9 @@ def build_context() -> Context:
     candidate, problems = read_settings(tr)
     if urlstate.rejected_params():
         st.warning(tr("msg.url_rejected", names=", ".join(urlstate.rejected_params())), icon=":material/link:")
+    if urlstate.dropped_link():
+        st.warning(tr("msg.url_too_many", n=f"{urlstate.dropped_link():,}", limit=f"{MAX_QUERY_FIELDS:,}"),
+                   icon=":material/link_off:")  # fmt: skip
     urlstate.sync({"lang": lang, "preset": candidate.preset, "mask": candidate.mask, "padded": list(candidate.padded),
                    "source": candidate.weight_source, "theme": st.session_state.get("theme", "auto")})
     last_good: Settings = st.session_state.get(_LAST_GOOD, DEFAULTS)
@@ -220,11 +226,12 @@ def build_context() -> Context:
 
 def make_context(lang: str, settings: Settings, *, large: bool, present: bool, dark: bool) -> Context:
     """The run's Context from the sidebar's choices (ui/first_screen.py makes one without the sidebar), kept for the
-    page: figures in large type on a projector, narrower on a phone, dark on a dark screen."""
-    phone = screen.is_phone() and not (large or present)
+    page: figures in large type on a projector, narrower on a narrow screen, dark on a dark screen."""
+    narrow = screen.is_narrow()  # by the width the browser draws at (ui/a11y.js), not by the device
+    phone = narrow and not (large or present)
     style = (FigureStyle.large() if (large or present) else FigureStyle.phone() if phone else FigureStyle()).with_(
         dark=dark)  # fmt: skip
     ctx = Context(lang=lang, t=i18n.translator(lang), settings=settings, style=style, large=large or present,
-                  present=present)  # fmt: skip
+                  present=present, narrow=narrow)  # fmt: skip
     set_context(ctx)
     return ctx

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from dataclasses import replace
 
 import numpy as np
 import pandas as pd
 import streamlit as st
 
 from explorer import LIMITS, shape_table
+from explorer.pipeline import MAX_SHAPE_BATCH, NOTE_002_SIZES
 from figures import matrix_heatmap, tiled_heads
 from figures.style import FigureStyle
 from ui.chart_element import show
@@ -81,17 +83,17 @@ class StepsView:
             col_title=tr("axis.dimension"), value_name=value_name or tr("axis.value"),
             lang=self.ctx.lang, style=self.style,
         )  # fmt: skip
-        show(fig, key=key, tensor=m, rows=self._labels(rows), label=tr("common.csv"))
+        show(fig, key=key, tensor=m, rows=self._labels(rows))
 
     def _heads(
-        self, stack: np.ndarray, rows: tuple[str, ...], cols: tuple[str, ...] | None, kind: str, key: str
+        self, stack: np.ndarray, rows: tuple[str, ...], cols: tuple[str, ...] | None, kind: str, key: str, title: str
     ) -> None:
         fig = cached_figure(
             tiled_heads, stack, list(rows), None if cols is None else list(cols), tile_titles=self.heads, kind=kind,
             lang=self.ctx.lang, style=self.style,
         )  # fmt: skip
         col_labels = None if cols is None else self._labels(cols)
-        show(fig, key=key, tensor=stack, rows=self._labels(rows), cols=col_labels, label=self.tr("common.csv"))
+        show(fig, key=key, tensor=stack, rows=self._labels(rows), cols=col_labels, title=title)
 
     @staticmethod
     def _labels(tokens: tuple[str, ...]) -> list[str]:
@@ -114,7 +116,7 @@ class StepsView:
                                               key="proj_present_view", label_visibility="collapsed")  # fmt: skip
             m, rows = {"Q": (scene.q, scene.tokens), "K": (scene.k, scene.kv_tokens),
                        "V": (scene.v, scene.kv_tokens)}[name]
-            self._heads(m, rows, None, "signed", f"steps_{name}_heads")
+            self._heads(m, rows, None, "signed", f"steps_{name}_heads", f"{name}_i = X W_i^{name}")
             self._numbers(f"Q_{{{self.numbers_head + 1}}}", scene.q[self.numbers_head])
             return
         self._text("proj", d=settings.d_model, dk=settings.d_k, h=settings.n_heads)
@@ -130,8 +132,8 @@ class StepsView:
         else:
             for name, m, rows in (("Q", scene.q, scene.tokens), ("K", scene.k, scene.kv_tokens),
                                   ("V", scene.v, scene.kv_tokens)):  # fmt: skip
-                st.markdown(f"**{name}_i = X W_i^{name}**")
-                self._heads(m, rows, None, "signed", f"steps_{name}_heads")
+                st.markdown(f"${name}_i = X W_i^{name}$")  # LaTeX, as every formula
+                self._heads(m, rows, None, "signed", f"steps_{name}_heads", f"{name}_i = X W_i^{name}")
         self._numbers(f"Q_{{{self.numbers_head + 1}}}", scene.q[self.numbers_head])
 
     def _split(self) -> None:
@@ -139,11 +141,22 @@ class StepsView:
         self._text("split", h=settings.n_heads, dk=settings.d_k)
         default_batch = max(1, len(scene.batch))
         batch = int(st.session_state.get("shape_batch", default_batch)) if self.compact else default_batch
+        note002 = bool(st.session_state.get("shape_note002", False))
         if not self.compact:
-            batch = st.number_input(tr("steps.split.batch"), min_value=1, max_value=4096, value=default_batch,
-                                    step=1, key="shape_batch", help=tr("steps.split.batch_help"))  # fmt: skip
-        table = shape_table(settings, scene.len_q, scene.len_k, batch=int(batch))
+            cols = st.columns(2, vertical_alignment="bottom")
+            note002 = cols[1].toggle(tr("steps.split.note002"), key="shape_note002")
+            batch = cols[0].number_input(
+                tr("steps.split.batch"), min_value=1, max_value=MAX_SHAPE_BATCH, value=default_batch, step=1,
+                key="shape_batch", help=tr("steps.split.batch_help", max=MAX_SHAPE_BATCH), disabled=note002,
+            )  # fmt: skip
+        n2 = NOTE_002_SIZES
+        sizes = (n2["batch"], n2["len_q"], n2["len_k"], n2["d_model"], n2["n_heads"]) if note002 else (
+            min(int(batch), MAX_SHAPE_BATCH), scene.len_q, scene.len_k, settings.d_model, settings.n_heads)
+        b, lq, lk, d, h = sizes
+        table = shape_table(replace(settings, d_model=d, n_heads=h), lq, lk, batch=b, one=tr("steps.one_head"),
+                            every=tr("steps.all_heads"))  # fmt: skip
         st.table(pd.DataFrame(table, columns=[tr("steps.col_tensor"), tr("steps.col_shape"), tr("steps.col_now")]))
+        self._defer(lambda: st.caption(tr("steps.split.computed", B=b, L=lq, Lk=lk, d=d, h=h)))
 
     def _scores(self) -> None:
         scene, settings = self.scene, self.settings
@@ -151,7 +164,7 @@ class StepsView:
             self._text("scores", dk=settings.d_k, factor=f"{scene.scale_factor:.4f}")
         if not settings.scale:
             st.warning(self.tr("steps.scores.unscaled"))
-        self._heads(scene.scores, scene.tokens, scene.kv_tokens, "signed", "steps_scores")
+        self._heads(scene.scores, scene.tokens, scene.kv_tokens, "signed", "steps_scores", self.title("scores"))
         self._numbers(f"S_{{{self.numbers_head + 1}}}", scene.scores[self.numbers_head])
 
     def _mask(self) -> None:
@@ -161,16 +174,18 @@ class StepsView:
         else:
             if not self.compact:
                 st.caption(self.tr(f"steps.mask.{self.settings.mask}"))
-            self._heads(self.scene.masked_scores, self.scene.tokens, self.scene.kv_tokens, "signed", "steps_masked")
+            self._heads(self.scene.masked_scores, self.scene.tokens, self.scene.kv_tokens, "signed", "steps_masked",
+                        self.title("mask"))
 
     def _softmax(self) -> None:
         self._text("softmax")
-        self._heads(self.scene.weights, self.scene.tokens, self.scene.kv_tokens, "weights", "steps_weights")
+        self._heads(self.scene.weights, self.scene.tokens, self.scene.kv_tokens, "weights", "steps_weights",
+                    self.title("softmax"))
         self._numbers(f"A_{{{self.numbers_head + 1}}}", self.scene.weights[self.numbers_head])
 
     def _av(self) -> None:
         self._text("av", dk=self.settings.d_k)
-        self._heads(self.scene.head_outputs, self.scene.tokens, None, "signed", "steps_head_outputs")
+        self._heads(self.scene.head_outputs, self.scene.tokens, None, "signed", "steps_head_outputs", self.title("av"))
         self._numbers(f"\\mathrm{{head}}_{{{self.numbers_head + 1}}}", self.scene.head_outputs[self.numbers_head])
 
     def _concat(self) -> None:
@@ -181,7 +196,8 @@ class StepsView:
 
     def _out(self) -> None:
         self._text("out", d=self.settings.d_model)
-        self._matrix(self.scene.output, self.scene.tokens, self.tr("steps.out.title"), "steps_output")
+        title = self.tr("steps.out.chart", L=self.scene.len_q, d=self.settings.d_model)  # it draws Y, not W^O
+        self._matrix(self.scene.output, self.scene.tokens, title, "steps_output")
         self._numbers(r"\mathrm{Output}", self.scene.output)
 
 

@@ -2,6 +2,8 @@
 
 - An unknown page (/no-such-page): Streamlit shows an English "Page not found" dialog when the URL names no
   page. A hidden page of ours, registered under exactly that name, answers instead, in the user's language.
+- Its English names in the page (aria-label, title, placeholder: "Help for ...", "Open", the plot toolbar) are
+  replaced on a Chinese page by ui/a11y.js (the list in ui/a11y.py).
 - The file uploader: its "Drag and drop file here · Limit 200MB per file" is English and the limit is the
   server's. The uploader gets a limit of its own (1 MB; a settings file is at most 64 KB) and its instructions
   are replaced by a translated caption.

@@ -16,9 +16,11 @@ from explorer import LIMITS, MASKS, PRESETS, REAL_SIZES, WEIGHT_SOURCES, Setting
 from ui import sticky
 from ui.lesson_state import URL_PARAMS as LESSON_PARAMS
 from ui.quiz_state import URL_PARAMS as QUIZ_PARAMS
+from ui.streamlit_guard import DROPPED_PARAM
 
 _LOADED = "_url_loaded"
 _REJECTED = "_url_rejected"
+_DROPPED = "_url_dropped"  # how many parameters a link had that Streamlit did not read at all
 _FILL = "_url_preset_fill"
 DEFAULTS = Settings()
 
@@ -94,8 +96,9 @@ def check_params(params: dict[str, str]) -> tuple[dict[str, object], list[str]]:
         elif name in TEXTS:
             if len(value) > LIMITS.max_chars or not encodable(value):
                 rejected.append(name)
-        elif name in ("join", "me"):  # the live class's join code and student id: ui/live.py checks them
-            continue
+        elif name in ("join", "me", "erratum", DROPPED_PARAM):  # a live class's join code and student id
+            continue  # (ui/live.py checks them), the erratum a citation links to (app_pages/errata.py shows a known id
+            # first), ui.streamlit_guard's mark of a link Streamlit did not read (load_once)
         else:  # an unknown parameter: never echo its (user-controlled) name
             rejected.append("?")
     return accepted, rejected
@@ -107,6 +110,10 @@ def load_once() -> None:
         return
     st.session_state[_LOADED] = True
     params = {k: st.query_params.get(k) for k in st.query_params}
+    dropped = parse_int(str(params.get(DROPPED_PARAM, "")))
+    if dropped is not None:  # Streamlit read nothing of a link with more than 1,000 parameters
+        st.session_state[_DROPPED] = dropped
+        del st.query_params[DROPPED_PARAM]
     accepted, rejected = check_params(params)
     for name, value in accepted.items():
         sticky.set_choice(name, value)
@@ -162,6 +169,11 @@ def keep_preset_fill() -> None:
 
 def rejected_params() -> list[str]:
     return st.session_state.get(_REJECTED, [])
+
+
+def dropped_link() -> int | None:
+    """How many parameters the opening link had when Streamlit read none of them (too many), else None."""
+    return st.session_state.get(_DROPPED)
 
 
 def sync(values: dict[str, object]) -> None:

@@ -1,0 +1,139 @@
+"""A claim lives in one place: a quiz explanation, a page text or a live-class "why" that touches what an erratum
+judges cites that erratum (⟦errata:<id>⟧ in the catalogue, a link in the app) instead of restating it.
+
+CITED_BY is the list, for every erratum, of the texts that cite it: a new citation, or one that disappears, shows
+up here. TOPICS guards the other direction: a text that mentions what an erratum judges must cite it."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+import i18n
+from explorer.errata import BY_ID, ERRATA
+from i18n import STRINGS, cite_link, cited_ids, t
+from tests.test_app import run_page
+
+CITED_BY: dict[str, set[str]] = {
+    "n000_split": {"quiz.d_k.trap_mult", "quiz.note_error.why_dk"},
+    "n000_wo": set(),
+    "n000_a": set(),
+    "n000_t": set(),
+    "n000_mult": {"n4.cost.text"},
+    "n000_unified": {"steps.proj.text"},
+    "n000_qkonly": {"why.cost.text"},
+    "n001_q": {"quiz.note001_entry.explain", "quiz.note_error.why_q1", "worked.erratum"},
+    "n001_params": {"quiz.note_error.why_params3", "quiz.params.trap_3d2", "why.params.text"},
+    "n001_orth": {"quiz.note_error.why_orthogonal", "sub.heads.text"},
+    "n001_f": {"steps.out.text", "worked.sum.text"},
+    "n001_parallel": set(),
+    "n001_end": set(),
+    "n001_kv": {"inputs.weights_worked", "worked.chosen"},
+    "n001_learn": set(),
+    "n002_head": {"quiz.note002_shape.why_head_out", "steps.split.computed"},
+    "n003_x": set(),
+    "n003_additive": set(),
+    "n004_stack": {"quiz.stacked_wq.explain"},
+    "n004_blockdiag": {"quiz.note_error.why_blockdiag", "quiz.stacked_wq.trap_blockdiag", "steps.proj.text"},
+    "n004_kernel": {"n4.kernel.numbers", "n4.kernel.text"},
+    "n004_mkl": {"n4.kernel.sum"},
+    "n004_fh": {"n4.incl.fails"},
+    "n004_asym": {"n4.kernel.text"},
+    "n004_nonlinear": set(),
+    "n004_basis": {"n4.basis.text"},
+    "n004_rho": {"hs.rho_text", "lab.contrib_text", "quiz.note_error.why_orthogonal"},
+    "n004_lowcorr": {"lab.contrib_text", "minilm.contrib_text"},
+    "n004_gpt3": {"why.params.models_text"},
+    "n004_free": {"n4.cost.text"},
+    "n004_typo": set(),
+}
+
+# What each erratum judges, as it would appear in an English text (outside the errata themselves). Option labels
+# that quote a note's claim (quiz.note_error.claim_*), titles and figure labels are exempt: the explanation beside
+# them cites the erratum.
+TOPICS: dict[str, str] = {
+    "n000_split": r"split (d_model|it)\b|share d_model",
+    "n001_params": r"3 ?·? ?\$?d_(\\text\{\{?model\}?\}|model)\^?2|3 d_model²",
+    "n001_orth": r"orthogonal (subspaces|to each other)|subspaces orthogonal",
+    "n004_rho": r"ρ_ij|\\rho_\{\{?ij\}?\}",
+    "n004_lowcorr": r"low correlation|[Ll]ow values?\b",
+    "n004_blockdiag": r"BlockDiag|block.diagonal (projection|W\b|matrix: every)",
+    "n004_gpt3": r"GPT-3",
+    "n004_free": r"come free|costs nothing",
+    "n001_q": r"0\.85",
+    "n001_kv": r"leaves out (the key|W)",
+    "n002_head": r"head_i the shape|gives head_i",
+    "n001_f": r"no extra (nonlinearity|function)",
+    "n004_kernel": r"Mercer",
+    "n000_qkonly": r"only QK|counts only",
+}
+EXEMPT = re.compile(r"^(errata\.|fig\.)|\.claim_|[._]title$|^hs\.rho_(before|after)$")
+
+
+def citations() -> dict[str, set[str]]:
+    found: dict[str, set[str]] = {e["id"]: set() for e in ERRATA}
+    for key, entry in STRINGS.items():
+        for eid in cited_ids(entry["en"]):
+            found[eid].add(key)
+    return found
+
+
+def test_every_erratum_lists_the_texts_that_cite_it():
+    assert set(CITED_BY) == set(BY_ID), "add the new erratum to CITED_BY"
+    assert citations() == CITED_BY
+
+
+def test_both_languages_cite_the_same_errata():
+    for key, entry in STRINGS.items():
+        assert cited_ids(entry["en"]) == cited_ids(entry["zh"]), key
+        for eid in cited_ids(entry["en"]):
+            assert eid in BY_ID, (key, eid)
+
+
+@pytest.mark.parametrize("eid", sorted(TOPICS))
+def test_a_text_that_touches_an_erratum_cites_it(eid):
+    bare = [key for key, entry in STRINGS.items()
+            if not EXEMPT.search(key) and re.search(TOPICS[eid], entry["en"]) and eid not in cited_ids(entry["en"])]
+    assert not bare, f"these texts touch {eid} without citing it (⟦errata:{eid}⟧): {bare}"
+
+
+def test_only_markdown_texts_cite():
+    """Figures draw plain text: a citation there would show as Markdown source."""
+    for key, entry in STRINGS.items():
+        if "⟦" in entry["en"]:
+            assert not key.startswith(("fig.", "lab.fig.", "mat.", "sb.", "name.")), key
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_citation_is_a_link_with_the_erratums_own_title(lang):
+    text = t("quiz.d_k.trap_mult", lang)
+    title = t("errata.n000_split.title", lang)
+    assert f"[{title}]({cite_link('n000_split', lang)})" in text
+    assert ("lang=zh" in cite_link("n000_split", lang)) == (lang == "zh")
+    assert "⟦" not in text
+
+
+def test_the_errata_page_shows_the_linked_entry_first(make_app):
+    at = make_app()
+    at.query_params["erratum"] = "n004_gpt3"
+    at.run()
+    at.switch_page("app_pages/errata.py").run()
+    assert not at.exception
+    assert at.subheader[0].value.endswith(t("errata.n004_gpt3.title"))
+    assert not at.warning  # the link's parameter is not reported as a bad setting
+
+
+def test_the_quiz_page_renders_citations_as_links(make_app):
+    """Reveal every question: the explanations that cite an erratum show its link, not the marker."""
+    at = run_page(make_app, "quiz")
+    for button in [b for b in at.button if b.key and b.key.endswith("_reveal")]:
+        button.click()
+    at.run()
+    shown = " ".join(m.value for m in at.markdown)
+    assert "⟦" not in shown
+    assert any("](errata?erratum=" in m.value for m in at.markdown)  # e.g. the stacked W^Q question's explanation
+
+
+def test_i18n_knows_the_citation_marker():
+    assert i18n.CITE.pattern.startswith("⟦errata:")

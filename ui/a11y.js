@@ -1,0 +1,128 @@
+// What every page needs for assistive technology, applied from the frame on every run (ui/a11y.py):
+// - <html lang> from the chosen language (a screen reader picks its voice and rules from it);
+// - Streamlit's navigation list made a valid list (its <ul> holds a <div> per section: the <ul> is said to be a
+//   list and the section <div>s to be no element of their own, so the <li>s are its items);
+// - Streamlit's own English names (aria-label, title, placeholder) replaced on a Chinese page;
+// - after an action that asks for it (ui/focus.request), the focus on the new content once the run is done;
+// - the width the main column is drawn at, reported when it crosses NARROW, so figures choose their layout by it.
+//
+// data: {lang, labels: {exact: {en: zh}, prefix: {en: "...{}..."}}, focus: {target, n} | null, assumed}
+
+const NARROW = 640; // CSS px of the main column below which figures take their phone layout
+const ATTRS = ["aria-label", "title", "placeholder", "data-title"];
+const SELECTOR = ATTRS.map((a) => `[${a}]`).join(",");
+const FOCUSABLE = "a[href], button, input, select, textarea, summary, [tabindex]";
+
+function fixNav(root) {
+  root.querySelectorAll("[data-testid='stSidebarNavItems']").forEach((ul) => {
+    if (ul.getAttribute("role") !== "list") ul.setAttribute("role", "list");
+    for (const child of ul.children) {
+      if (child.tagName !== "LI" && child.getAttribute("role") !== "none") child.setAttribute("role", "none");
+    }
+  });
+}
+
+// Streamlit draws a graphviz chart as a bare <svg>: it becomes one image named by the graph's title (figures/flow.py
+// names the pipeline diagram by a sentence; a bare graph was "G"), its nodes' own titles no longer read one by one.
+function nameGraphs(root) {
+  root.querySelectorAll("[data-testid='stGraphVizChart'] svg").forEach((svg) => {
+    const title = svg.querySelector("g.graph > title");
+    if (title && svg.getAttribute("aria-label") !== title.textContent) {
+      svg.setAttribute("role", "img");
+      svg.setAttribute("aria-label", title.textContent);
+    }
+  });
+}
+
+function translated(value, labels) {
+  if (!value) return null;
+  if (Object.prototype.hasOwnProperty.call(labels.exact, value)) return labels.exact[value];
+  for (const [prefix, template] of Object.entries(labels.prefix)) {
+    if (value.startsWith(prefix)) return template.replace("{}", value.slice(prefix.length));
+  }
+  return null;
+}
+
+function relabel(el, labels) {
+  for (const attr of ATTRS) {
+    const now = translated(el.getAttribute(attr), labels);
+    if (now !== null) el.setAttribute(attr, now);
+  }
+}
+
+function relabelAll(root, labels) {
+  if (root.matches && root.matches(SELECTOR)) relabel(root, labels);
+  if (root.querySelectorAll) root.querySelectorAll(SELECTOR).forEach((el) => relabel(el, labels));
+}
+
+// One observer per page: it re-applies the fixes to what Streamlit and plotly add or rename later.
+function observe() {
+  if (window.__mhaA11y) return window.__mhaA11y;
+  const state = { labels: { exact: {}, prefix: {} }, pending: new Set(), frame: 0 };
+  const flush = () => {
+    state.frame = 0;
+    const active = Object.keys(state.labels.exact).length > 0;
+    for (const node of state.pending) if (active && node.isConnected) relabelAll(node, state.labels);
+    state.pending.clear();
+    fixNav(document);
+    nameGraphs(document);
+  };
+  state.observer = new MutationObserver((records) => {
+    for (const r of records) {
+      if (r.type === "attributes") state.pending.add(r.target);
+      else r.addedNodes.forEach((n) => n.nodeType === 1 && state.pending.add(n));
+    }
+    if (!state.frame) state.frame = requestAnimationFrame(flush);
+  });
+  state.observer.observe(document.body, { childList: true, subtree: true, attributes: true, attributeFilter: ATTRS });
+  window.__mhaA11y = state;
+  return state;
+}
+
+function focusWhenDrawn(focus) {
+  if (!focus || !focus.target || window.__mhaFocusN === focus.n) return;
+  window.__mhaFocusN = focus.n;
+  let tries = 0;
+  const attempt = () => {
+    const app = document.querySelector("[data-testid='stApp']");
+    const el = document.querySelector(focus.target);
+    if (app && app.dataset.testScriptState === "notRunning" && el) {
+      if (!el.matches(FOCUSABLE)) el.setAttribute("tabindex", "-1");
+      el.focus({ preventScroll: true });
+      el.scrollIntoView({ block: "nearest" });
+    } else if (tries++ < 100) setTimeout(attempt, 50);
+  };
+  setTimeout(attempt, 50);
+}
+
+function watchWidth(assumed, setStateValue) {
+  const main = document.querySelector("[data-testid='stMain']");
+  if (!main) return null;
+  const measure = () => {
+    const width = main.clientWidth;
+    if (!width) return;
+    const bucket = width < NARROW ? "narrow" : "wide";
+    if (bucket !== assumed && bucket !== window.__mhaWidthSent) {
+      window.__mhaWidthSent = bucket;
+      setStateValue("width", bucket);
+    }
+  };
+  const observer = new ResizeObserver(() => requestAnimationFrame(measure));
+  observer.observe(main);
+  return observer;
+}
+
+export default function ({ data, setStateValue }) {
+  document.documentElement.lang = data.lang;
+  const state = observe();
+  state.labels = data.labels;
+  if (Object.keys(data.labels.exact).length) relabelAll(document.body, data.labels);
+  fixNav(document);
+  nameGraphs(document);
+  focusWhenDrawn(data.focus);
+  if (window.__mhaWidthSent === data.assumed) window.__mhaWidthSent = null; // the server took it
+  const widths = watchWidth(data.assumed, setStateValue);
+  return () => {
+    if (widths) widths.disconnect();
+  };
+}
