@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.a11y import AXE_JS, describe, known_violations, run_axe, unlisted
 from tests.browser import CHROMIUM, CHROMIUM_ARGS, streamlit_server, wait_idle
 
 pytestmark = pytest.mark.browser
@@ -41,6 +42,12 @@ AFTER = """() => { const chart = document.querySelector(".mha-plot[data-drawn], 
           drawn: chart.dataset ? chart.dataset.drawn || "" : "",
           sidebarInputs: document.querySelectorAll("[data-testid='stSidebar'] input").length,
           nav: !!document.querySelector("[data-testid='stSidebarNav']")}; }"""
+
+
+# ui/plot.js tells the server once per page load; marked as told already, the page stays at its first screen.
+HOLD_FIRST_SCREEN = "window.__mhaFirstScreen = true;"
+FOCUS_RING_CSS = """() => [...document.querySelectorAll('style')].some(s => s.textContent.includes(':focus-visible')
+    && s.textContent.includes('outline: 3px solid'))"""
 
 
 @pytest.fixture(scope="module")
@@ -107,7 +114,7 @@ def test_the_next_page_of_the_session_is_drawn_in_one_run(browser, server):
     page, _, _ = first_visit(browser, server + "/heads")
     page.evaluate("""() => new MutationObserver(() => { if (document.querySelector('.st-key-mha_first_screen'))
         window.__again = true; }).observe(document, {subtree: true, childList: true})""")
-    page.get_by_role("link", name="Step by step").click()
+    page.get_by_role("link", name="Step by step", exact=True).click()
     page.get_by_role("heading", name="Step by step").wait_for()
     wait_idle(page)
     assert not page.evaluate("() => !!window.__again")
@@ -124,3 +131,27 @@ def test_a_server_started_without_static_serving_still_completes_the_page(browse
         page.locator("[data-testid='stSidebarNav']").wait_for(timeout=30_000)
         assert page.locator("[data-testid='stSidebar'] input").count() >= 5
         page.context.close()
+
+
+@pytest.mark.parametrize(("path", "locale", "lang", "title"), [
+    ("/heads", "en-US", "en", "Heads · Multi-head attention explorer"),
+    ("/steps", "zh-CN", "zh-CN", "逐步计算 · 多头注意力探索器"),
+    ("/", "en-US", "en", "Overview · Multi-head attention explorer"),
+])  # fmt: skip
+def test_the_first_screen_has_its_language_title_focus_ring_and_no_axe_violation(browser, server, path, locale, lang,
+                                                                                  title):  # fmt: skip
+    """What a screen reader meets before the rest of the page comes (held at its first screen)."""
+    page = browser.new_context(viewport={"width": 1440, "height": 900}, locale=locale).new_page()
+    page.add_init_script(HOLD_FIRST_SCREEN)
+    page.goto(server + path)
+    page.wait_for_selector(".mha-plot[data-drawn], [data-testid='stGraphVizChart'] svg", timeout=60_000)
+    page.wait_for_function("(tag) => window.__mhaA11y && document.documentElement.lang === tag", arg=lang,
+                           timeout=30_000)  # fmt: skip
+    page.wait_for_function("(t) => document.title === t", arg=title, timeout=30_000)
+    page.wait_for_timeout(300)
+    assert page.locator(".st-key-mha_first_screen").count() == 1, "not the first screen any more"
+    assert page.evaluate(FOCUS_RING_CSS), "the focus ring's CSS is missing"
+    if AXE_JS.is_file():
+        bad = unlisted(run_axe(page), known_violations())
+        assert not bad, describe(bad)
+    page.context.close()
