@@ -50,6 +50,10 @@ TARGETS = {
 }
 DESKTOP = {"width": 1400, "height": 1000}
 PHONE = {"width": 390, "height": 844}
+# A phone's browser says it is one (its user agent; Chrome also sends Sec-CH-UA-Mobile: ?1): the app then draws the
+# first screen in the phone layout at once (ui/screen.is_narrow) instead of after ui/a11y.js has measured the width.
+PHONE_UA = ("Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 "
+            "Mobile Safari/537.36")  # fmt: skip
 CHART_SELECTOR = ("[data-testid='stPlotlyChart'] .main-svg, .mha-plot .main-svg,"
                   " [data-testid='stGraphVizChart'] svg")  # fmt: skip
 
@@ -240,8 +244,10 @@ class _Recorder:
 
 def open_context(browser, viewport: dict, rate: float):
     """A new browser profile (context) and tab, its CPU slowed down `rate` times. Returns (context, page, cdp)."""
-    ctx = browser.new_context(viewport=viewport, is_mobile=viewport is PHONE, has_touch=viewport is PHONE,
-                              device_scale_factor=3 if viewport is PHONE else 1)  # fmt: skip
+    phone = viewport is PHONE
+    scale = 3 if phone else 1
+    ctx = browser.new_context(viewport=viewport, is_mobile=phone, has_touch=phone, device_scale_factor=scale,
+                              user_agent=PHONE_UA if phone else None)  # fmt: skip
     page = ctx.new_page()
     page.add_init_script(WATCH_FIRST_CHART)
     cdp = ctx.new_cdp_session(page)
