@@ -13,6 +13,7 @@ import streamlit as st
 
 from figures.describe import table_csv
 from i18n import t
+from ui.context import run_lang
 from ui.figure_cache import FrozenFigure
 from ui.first_screen import KEY as FIRST_SCREEN_KEY
 
@@ -122,7 +123,7 @@ def show(
     frozen = fig if isinstance(fig, FrozenFigure) else FrozenFigure(fig)
     from ui.screen import png_options
 
-    lang = str(st.session_state.get("lang", "en"))
+    lang = run_lang()  # a Chinese first screen's charts are named in Chinese too
     name, summary = frozen.described(lang, title)
     png = png_options(key)  # the PNG export is named after the chart and its setting
     if uses_component():

@@ -40,6 +40,13 @@ def set_context(ctx: Context) -> None:
     st.session_state[_KEY] = ctx
 
 
+def run_lang() -> str:
+    """The language of this run: its context's (a first-screen run has no language widget: ui/first_screen.py), else
+    the language widget's."""
+    ctx = st.session_state.get(_KEY)
+    return ctx.lang if ctx is not None else str(st.session_state.get("lang", "en"))
+
+
 def get_context() -> Context:
     """The context app.py built for this run. A page opened without the frame builds it itself."""
     ctx = st.session_state.get(_KEY)
