@@ -95,6 +95,31 @@ class ByteLRU(Generic[V]):
                 self.evicted_bytes += size
         return True
 
+    def recount(self, key: Hashable, value: V, nbytes: int) -> bool:
+        """`value`, kept under `key`, has grown to `nbytes` (a figure that keeps its text alternatives once read):
+        count its new size, dropping the least recently used others if the budget is exceeded, or drop it when it
+        has outgrown max_item_bytes. False (nothing changed) when `key` no longer holds this very `value`."""
+        with self._lock:
+            hit = self._data.get(key)
+            if hit is None or hit[0] is not value:
+                return False
+            self._bytes += nbytes - hit[1]
+            if nbytes > self.max_item_bytes:
+                del self._data[key]
+                self._bytes -= nbytes
+                self.evicted_bytes += nbytes
+                return True
+            self._data[key] = (value, nbytes, hit[2])
+            while self._bytes > self.max_bytes and len(self._data) > 1:
+                oldest = next(iter(self._data))
+                if oldest == key:
+                    self._data.move_to_end(key)
+                    continue
+                _, size, _ = self._data.pop(oldest)
+                self._bytes -= size
+                self.evicted_bytes += size
+        return True
+
     @contextlib.contextmanager
     def flight(self, key: Hashable, wait: float = 30.0) -> Iterator[None]:
         """One computation of `key` at a time: the first thread to miss it computes it in the body; a thread

@@ -64,6 +64,12 @@ def t(key: str, lang: str = DEFAULT_LANG, **kwargs: Any) -> str:
     entry = STRINGS[key]
     text = entry.get(lang) or entry[DEFAULT_LANG]
     text = text.format(**kwargs) if kwargs else text
+    return cite(text, lang)
+
+
+def cite(text: str, lang: str) -> str:
+    """`text` with every citation ⟦errata:<id>⟧ as a Markdown link titled with the erratum's own title, in `lang`
+    (catalogue strings through t(), lesson files' texts through lessons.model.Text)."""
     return CITE.sub(lambda m: _cite(m.group(1), lang), text) if "⟦" in text else text
 
 

@@ -42,6 +42,10 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "“{field}” contains “$”: lesson texts are markdown without LaTeX (the printed handout has no formula renderer). Write d_k, Q Kᵀ, √d_k as plain text.",
         "zh": "“{field}”中含有“$”：课程文本是不含 LaTeX 的 markdown（打印材料无法渲染公式）。请把 d_k、Q Kᵀ、√d_k 写成普通文本。",
     },
+    "lesson.err.unknown_erratum": {
+        "en": "“{field}” cites the erratum “{erratum}”, which the app does not have. Errata: {allowed}.",
+        "zh": "“{field}”引用了勘误“{erratum}”，但应用中没有这条勘误。现有勘误：{allowed}。",
+    },
     "lesson.err.bad_id": {
         "en": "the id “{value}” should be 1 to 32 lowercase letters, digits and hyphens.",
         "zh": "标识“{value}”应由 1 到 32 个小写字母、数字和连字符组成。",
@@ -197,7 +201,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "handout.name": {"en": "Name:", "zh": "姓名："},
     "handout.objectives": {"en": "You will be able to", "zh": "学完本课你将能够"},
     "handout.stop": {"en": "Stop {n}: {title}", "zh": "第 {n} 站：{title}"},
-    "handout.minutes": {"en": "{m} min", "zh": "{m} 分钟"},
+    "handout.minutes": {"en": "({m} min)", "zh": "（{m} 分钟）"},
     "handout.page": {"en": "Page: {page}", "zh": "页面：{page}"},
     "handout.step": {"en": "step {n}", "zh": "第 {n} 步"},
     "handout.setting": {
@@ -211,7 +215,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "handout.answer": {"en": "Your answer:", "zh": "你的答案："},
     "handout.notes": {"en": "Speaker notes. ", "zh": "授课备注。"},
     "handout.key": {"en": "Answer key", "zh": "参考答案"},
-    "handout.stop_ref": {"en": "stop {n}", "zh": "第 {n} 站"},
+    "handout.stop_ref": {"en": " (stop {n}): ", "zh": "（第 {n} 站）："},
     "handout.footer": {
         "en": "From the multi-head attention explorer: every number and figure is computed by the app at the stop's setting (seeded random weights).",
         "zh": "出自多头注意力探索器：所有数字和图都由应用按各站的设置计算得出（权重为固定种子的随机数）。",

@@ -424,18 +424,18 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "重算要投影 t 个词元而不是一个：代价更大。",
     },
     "quiz.rope_shift.prompt_sinusoidal": {
-        "en": ("Positions by a sinusoidal P added to X (the notes). Every token of a sentence moves {s} positions "
-               "later. Which attention scores change?"),
+        "en": ("Positions by a sinusoidal P added to X (the notes). Every token's position grows by {s} (the whole "
+               "sentence moves later). Which attention scores change?"),
         "zh": "位置由加到 X 上的正弦 P 给出（笔记的做法）。句子中每个词元都往后移 {s} 个位置。哪些注意力分数会变？",
     },
     "quiz.rope_shift.prompt_rope": {
-        "en": ("Positions by RoPE (Q and K turned by position, as in Llama). Every token of a sentence moves {s} "
-               "positions later. Which attention scores change?"),
+        "en": ("Positions by RoPE (Q and K turned by position, as in Llama). Every token's position grows by "
+               "{s} (the whole sentence moves later). Which attention scores change?"),
         "zh": "位置由旋转位置编码给出（Q 和 K 按位置旋转，如 Llama）。句子中每个词元都往后移 {s} 个位置。哪些注意力分数会变？",
     },
     "quiz.rope_shift.prompt_alibi": {
-        "en": ("Positions by ALiBi (−m_i (i − j) added to the scores, as in BLOOM). Every token of a sentence moves "
-               "{s} positions later. Which attention scores change?"),
+        "en": ("Positions by ALiBi (−m_i (i − j) added to the scores, as in BLOOM). Every token's position "
+               "grows by {s} (the whole sentence moves later). Which attention scores change?"),
         "zh": "位置由 ALiBi 给出（在分数上加 −m_i (i − j)，如 BLOOM）。句子中每个词元都往后移 {s} 个位置。哪些注意力分数会变？",
     },
     "quiz.rope_shift.explain_sinusoidal": {
@@ -477,9 +477,9 @@ STRINGS: dict[str, dict[str, str]] = {
     "quiz.rope_shift.why_grow_alibi": {"en": "The bias uses i − j, not i or j alone.", "zh": "偏置用的是 i − j，而不是单独的 i 或 j。"},
     "quiz.alibi_slope.prompt": {
         "en": ("ALiBi with h = {h} heads gives head i the slope m_i = 2^(−8i/h) (head {i}: m = {m}) and adds "
-               "−m_i · (i − j) to its scores. Type what head {i} adds to the score of a key {d} positions back."),
+               "−m_i · (i − j) to its scores. Type what head {i} adds to the score of a key at distance i − j = {d}."),
         "zh": ("h = {h} 个头的 ALiBi 给头 i 的斜率为 m_i = 2^(−8i/h)（头 {i}：m = {m}），并在它的分数上加 −m_i · (i − j)。"
-               "请输入头 {i} 给往回 {d} 个位置的键的分数加上多少。"),
+               "请输入头 {i} 给距离 i − j = {d} 的键的分数加上多少。"),
     },
     "quiz.alibi_slope.explain": {
         "en": "−m · d = −{m} · {d} = {answer}: a fixed price per step back, its own slope per head.",

@@ -179,7 +179,7 @@ def handout_html(lesson: Lesson, lang: str = "en", notes: bool = False) -> str:
         page = t(titles[stop.page]) + (f" · {t('handout.step', n=stop.step)}" if stop.step else "")
         heading = escape(t("handout.stop", n=stop.number, title=stop.title(lang)))
         minutes = escape(t("handout.minutes", m=f"{stop.minutes:g}"))
-        out.append(f'<section class="stop"><h2>{heading} <span class="minutes">({minutes})</span></h2>')
+        out.append(f'<section class="stop"><h2>{heading} <span class="minutes">{minutes}</span></h2>')
         out.append(f'<p class="where">{escape(t("handout.page", page=page))}</p>')
         setting = setting_line(stop, lang) or _setting_line(stop.settings, sc, lang)
         out.append(f'<p class="setting">{escape(setting)}</p>')
@@ -205,7 +205,7 @@ def handout_html(lesson: Lesson, lang: str = "en", notes: bool = False) -> str:
     out.append(f'<section class="answers"><h2>{escape(t("handout.key"))}</h2><ol>')
     for number, stop, r in key:
         out.append(f"<li><strong>{escape(t('handout.checkpoint', n=number))}</strong> "
-                   f"({escape(t('handout.stop_ref', n=stop.number))}): {rich_text(r['answer_text'])}"
+                   f"{escape(t('handout.stop_ref', n=stop.number))}{rich_text(r['answer_text'])}"
                    f"<br>{rich_text(r['explain'])}</li>")  # fmt: skip
     out.append("</ol></section>")
     out.append(f"<footer>{escape(t('handout.footer'))}</footer></body></html>")

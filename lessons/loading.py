@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import i18n
+from explorer.errata import BY_ID
 from explorer.presets import PRESETS, apply_preset
 from explorer.quiz import KINDS, draw_question
 from explorer.settings import MASKS, WEIGHT_SOURCES, Settings
@@ -28,6 +29,8 @@ from .model import Catalog, Checkpoint, Lesson, LessonError, Stop, Text
 from .pages import N_STEPS, STEP_PAGE, stop_pages
 
 DIRECTORY = Path(__file__).resolve().parent  # the built-in lessons: lessons/*.toml
+# The built-in lessons in the order a course takes them (the lists show them so); other lessons follow by file name.
+COURSE = ("mha45", "why-heads", "llm")
 MAX_BYTES = 256 * 1024
 MAX_STOPS = 40
 MAX_TEXT = 4000  # characters of one text in one language
@@ -91,7 +94,8 @@ def _required(table: dict[str, Any], key: str, path: tuple[str | int, ...]) -> A
 
 
 def _text(value: Any, path: tuple[str | int, ...]) -> Text:
-    """A {en = "...", zh = "..."} table: both languages, not empty, no LaTeX (a printed handout has no KaTeX)."""
+    """A {en = "...", zh = "..."} table: both languages, not empty, no LaTeX (a printed handout has no KaTeX), citing
+    only errata that exist (⟦errata:<id>⟧, as the catalogue's texts cite them)."""
     if not isinstance(value, dict):
         raise _Bad("type", path, field=_name(path), expected=_type_text("text"))
     _keys(value, i18n.LANGS, path)
@@ -106,6 +110,10 @@ def _text(value: Any, path: tuple[str | int, ...]) -> Text:
             raise _Bad("too_long", (*path, lang), field=_name(path), limit=MAX_TEXT)
         if "$" in text:
             raise _Bad("latex", (*path, lang), field=_name(path))
+        unknown = [eid for eid in i18n.cited_ids(text) if eid not in BY_ID]
+        if unknown:
+            raise _Bad("unknown_erratum", (*path, lang), field=_name(path), erratum=unknown[0],
+                       allowed=", ".join(BY_ID))  # fmt: skip
         texts[lang] = text
     return Text(texts["en"], texts["zh"])
 
@@ -282,8 +290,9 @@ def load_file(path: Path) -> Lesson | LessonError:
 
 
 def load_all(directory: Path | str | None = None) -> Catalog:
-    """Every *.toml lesson of `directory` (default: the built-in lessons), sorted by file name: the lessons that
-    load, and one error for each file that does not (a second file with a lesson id already taken is one)."""
+    """Every *.toml lesson of `directory` (default: the built-in lessons), in COURSE's order and then by file name:
+    the lessons that load, and one error for each file that does not (a second file with a lesson id already taken
+    is one)."""
     folder = Path(directory) if directory is not None else DIRECTORY
     lessons: list[Lesson] = []
     errors: list[LessonError] = []
@@ -300,6 +309,7 @@ def load_all(directory: Path | str | None = None) -> Catalog:
                                       {"id": got.id, "other": other.path.name if other.path else ""}))  # fmt: skip
             continue
         lessons.append(got)
+    lessons.sort(key=lambda le: COURSE.index(le.id) if le.id in COURSE else len(COURSE))  # stable: file names after
     return Catalog(tuple(lessons), tuple(errors))
 
 

@@ -22,7 +22,9 @@ class Text:
     zh: str
 
     def __call__(self, lang: str) -> str:
-        return self.zh if i18n.normalise_lang(lang) == "zh" else self.en
+        """The text in `lang`, its citations of errata (⟦errata:<id>⟧) as links to them."""
+        lang = i18n.normalise_lang(lang)
+        return i18n.cite(self.zh if lang == "zh" else self.en, lang)
 
 
 @dataclass(frozen=True)

@@ -145,19 +145,45 @@ def test_the_scene_cache_stays_within_its_byte_budget(monkeypatch):
     cache.clear()
 
 
-def test_the_figure_cache_keeps_only_json_and_stays_within_its_budget(monkeypatch):
-    from ui.figure_cache import FIGURE_CACHE, FrozenFigure, cached_figure
+def test_the_figure_cache_keeps_only_strings_and_stays_within_its_budget_with_their_descriptions(monkeypatch):
+    from ui.figure_cache import FIGURE_CACHE, READINGS, FrozenFigure, cached_figure
 
     FIGURE_CACHE.clear()
     monkeypatch.setattr(FIGURE_CACHE, "max_bytes", 3 << 20)
     monkeypatch.setattr(FIGURE_CACHE, "max_item_bytes", 3 << 20)
     rng = np.random.default_rng(0)
-    for _ in range(12):
+    for i in range(12):
         fig = cached_figure(matrix_heatmap, rng.normal(size=(64, 256)), None, None, kind="signed")
-        assert FIGURE_CACHE.nbytes <= 3 << 20
-    assert FrozenFigure.__slots__ == ("json", "version")
-    assert fig.nbytes >= len(fig.json)
+        before = FIGURE_CACHE._data[fig.key][1]  # the bytes the cache counts for it
+        for lang in ("en", "zh"):  # every session reading it, in two languages and under many headings
+            for heading in range(3):
+                fig.described(lang, f"heading {i}.{heading}")
+        # the text alternatives kept are bounded, and counted: the cache counts at least their text more for the
+        # figure (and exactly what the figure measures), and stays in its budget
+        assert len(fig._described) == READINGS
+        text = sum(len(s) for pair in fig._described.items() for part in pair for s in part)  # a byte a character
+        assert FIGURE_CACHE._data[fig.key][1] - before >= text > 0
+        assert FIGURE_CACHE._data[fig.key][1] == fig.nbytes and FIGURE_CACHE.nbytes <= 3 << 20
+    assert fig.described("zh", "heading 11.2") == fig.described("zh", "heading 11.2")  # not kept, read again alike
+    # what a figure keeps: strings (its JSON, version, key) and its text alternatives (pairs of strings), no dict
+    assert FrozenFigure.__slots__ == ("_described", "json", "key", "version")
+    assert all(isinstance(getattr(fig, name), str) for name in ("json", "key", "version"))
+    assert all(isinstance(s, str) for pair in fig._described.items() for part in pair for s in part)
+    assert fig.nbytes >= len(fig.json) + sum(len(s) for pair in fig._described.values() for s in pair)
+    total = sum(size for _, size, _ in FIGURE_CACHE._data.values())
+    assert total == FIGURE_CACHE.nbytes and all(size == v.nbytes for v, size, _ in FIGURE_CACHE._data.values())
     FIGURE_CACHE.clear()
+
+
+def test_a_value_that_grows_is_recounted_and_the_budget_still_holds():
+    cache = ByteLRU("test", max_bytes=1000, max_item_fraction=0.5)
+    a, b, c = object(), object(), object()
+    cache.put("a", a, 300)
+    cache.put("b", b, 300)
+    cache.put("c", c, 300)
+    assert cache.recount("c", c, 450) and cache.nbytes == 750 and "a" not in cache and "b" in cache  # the oldest out
+    assert not cache.recount("b", object(), 10) and cache.nbytes == 750  # another value under "b": nothing changes
+    assert cache.recount("c", c, 501) and "c" not in cache and cache.nbytes == 300  # outgrew its item limit
 
 
 def test_a_figure_is_keyed_by_every_number_it_draws():

@@ -71,8 +71,8 @@ def test_a_frozen_figure_carries_the_figure_and_a_version_that_follows_it():
     assert json.loads(a.json)["data"][0]["z"] == [[1, 2], [3, None]]  # NaN (a masked cell) is null, never NaN
     assert json.loads(a.json)["layout"]["title"]["text"] == "<b>t</b>"
     assert a.version != b.version and a.version == FrozenFigure(fig).version
-    # only the JSON is kept (and the text alternatives read from it once), never its dict as well
-    assert a.__slots__ == ("_described", "json", "version")
+    # only strings are kept (the JSON, and the text alternatives read from it once), never its dict as well
+    assert a.__slots__ == ("_described", "json", "key", "version") and a.key == ""  # not kept in FIGURE_CACHE
     assert a.figure().to_dict()["data"][0]["type"] == "heatmap"
 
 

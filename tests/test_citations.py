@@ -137,3 +137,43 @@ def test_the_quiz_page_renders_citations_as_links(make_app):
 
 def test_i18n_knows_the_citation_marker():
     assert i18n.CITE.pattern.startswith("⟦errata:")
+
+
+# ---- the lessons' texts (lessons/*.toml): a stop's task and speaker notes are Markdown and cite as the catalogue does
+def _lesson_texts():
+    import lessons
+
+    for lesson in lessons.catalog().lessons:
+        plain = {"title": lesson.title_text, "summary": lesson.summary_text}
+        plain |= {f"objective {i + 1}": o for i, o in enumerate(lesson.objective_texts)}
+        for stop in lesson.stops:
+            plain[f"{stop.id}.title"] = stop.title_text
+            for name, text in (("task", stop.task_text), ("notes", stop.notes_text)):
+                yield lesson.id, stop, f"{stop.id}.{name}", text, True
+        for name, text in plain.items():
+            yield lesson.id, None, name, text, False
+
+
+@pytest.mark.parametrize("eid", sorted(TOPICS))
+def test_a_lesson_text_that_touches_an_erratum_cites_it(eid):
+    """Speaker notes and tasks restate no verdict of the errata: they cite it. The errata stop itself reads the
+    titles aloud, as the errata page does; titles, summaries and objectives are exempt (drawn as plain text)."""
+    bare = [f"{lid}: {name}" for lid, stop, name, text, markdown in _lesson_texts()
+            if markdown and stop.page != "errata" and re.search(TOPICS[eid], text.en)
+            and eid not in cited_ids(text.en)]  # fmt: skip
+    assert not bare, f"these lesson texts touch {eid} without citing it (⟦errata:{eid}⟧): {bare}"
+
+
+def test_lesson_texts_cite_the_same_errata_in_both_languages_and_only_where_markdown_is_drawn():
+    for lid, _stop, name, text, markdown in _lesson_texts():
+        assert cited_ids(text.en) == cited_ids(text.zh), (lid, name)
+        assert markdown or not cited_ids(text.en), (lid, name)  # a title or objective is escaped: no link there
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_lesson_text_shows_a_citation_as_the_erratums_link(lang):
+    import lessons
+
+    notes = lessons.get("why-heads").stop_by_id("same-parameters").notes(lang)
+    assert f"[{t('errata.n001_params.title', lang)}]({cite_link('n001_params', lang)})" in notes
+    assert "⟦" not in notes

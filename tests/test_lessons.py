@@ -103,6 +103,8 @@ CASES = [
     ("missing chinese, table", ('zh = "比较各个头。"\n', ''), "missing_lang", "[stops.task]", ["task", "Chinese"]),
     ("empty text", ('zh = "问问有什么不同。"', 'zh = "  "'), "empty_text", 'zh = "  "', ["empty"]),
     ("latex in a text", ("Look at the scores.", "Look at $QK^T$."), "latex", "Look at $QK", ["$", "LaTeX"]),
+    ("citation of no erratum", ("Look at the scores.", "Look at the scores (⟦errata:n009_x⟧)."), "unknown_erratum",
+     "n009_x", ["n009_x", "n001_q"]),
     ("text not a table", ('title = { en = "Scores", zh = "分数" }', 'title = "Scores"'), "type", 'title = "Scores"',
      ["title", "en", "zh"]),
     ("wrong type", ("minutes = 3\n", 'minutes = "three"\n'), "type", 'minutes = "three"', ["minutes", "number"]),
@@ -260,3 +262,7 @@ def test_the_lesson_model_does_not_import_streamlit():
     code = "import sys, lessons; lessons.load_all(); print('streamlit' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_the_built_in_lessons_come_in_the_courses_order():
+    assert [le.id for le in lessons.catalog().lessons] == ["mha45", "why-heads", "llm"]

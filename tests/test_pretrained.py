@@ -112,9 +112,17 @@ def test_page_draws_the_overview_types_lines_and_steps(make_app):
     specs = [chart_spec(c) for c in charts(at)]
     overview = specs[0]
     assert len(overview["layout"]["annotations"]) == 72  # 6 layers x 12 heads, one tiled figure
-    assert len(specs) == 1 + 1 + 1 + 1 + 6  # overview, head types, contributions, lines, Q K V S A head output
+    # overview, head types, mean attention distance (i35: each head's, beside random heads'), contributions, lines,
+    # Q K V S A head output
+    assert len(specs) == 1 + 1 + 1 + 1 + 1 + 6
     assert len(at.table) == 1
-    sim = np.array(specs[2]["data"][0]["z"], dtype=float)  # cosine of head_i W^O_i, the chosen layer
+    distance = np.array(specs[2]["data"][0]["z"], dtype=float)  # sum_j A_ij |i - j| averaged over i, per head
+    weights = encode_text(at.session_state["minilm_last_good_en"]).weights.numpy()  # (layers, heads, L, L)
+    length = weights.shape[-1]
+    gap = np.abs(np.arange(length)[:, None] - np.arange(length)[None, :])  # (L, L) |i - j|
+    # the figure keeps 4 significant digits
+    np.testing.assert_allclose(distance, (weights * gap).sum(-1).mean(-1), rtol=6e-4)  # (6, 12)
+    sim = np.array(specs[3]["data"][0]["z"], dtype=float)  # cosine of head_i W^O_i, the chosen layer
     assert sim.shape == (12, 12)
     np.testing.assert_allclose(np.diag(sim), 1, atol=1e-3)
     np.testing.assert_allclose(sim, sim.T, atol=1e-3)

@@ -58,8 +58,15 @@ def test_training_with_a_tiny_budget_shows_curves_heads_and_similarity():
     figs = specs(at)
     assert len(figs) == 6  # loss/accuracy, pattern scores, heads over time, final heads, similarity x2
     assert figs[0]["data"][0]["x"] == lab.current.history.steps
-    heads = figs[2]  # every head in one tiled heatmap (tiled_heads adds a grey layer for masked cells)
-    assert {tr["type"] for tr in heads["data"]} == {"heatmap"} and len(heads["data"]) <= 2
+    # every head in one tiled heatmap; the causal mask's cells get tiled_heads' grey layer (it says "masked" on hover)
+    # and, since i36, a hatched layer over them (figures.style.masked_hatch: horizontal bars, one per run of masked
+    # cells in a row, with a diagonal pattern), so colour is not their only cue
+    heads = figs[2]
+    assert [tr["type"] for tr in heads["data"]] == ["heatmap", "heatmap", "bar"]
+    grey, hatch = heads["data"][1], heads["data"][2]
+    n_masked = sum(v is not None for row in grey["z"] for v in row)
+    assert hatch["marker"]["pattern"]["shape"] and hatch["hoverinfo"] == "skip"
+    assert sum(hatch["x"]) == n_masked > 0  # the hatch spans as many cells as are masked
     assert "xaxis2" not in heads["layout"]  # no subplots
     assert at.dataframe[0].value.shape == (3, lab.current.task.seq_len)
     assert not at.button(key="lab_train").disabled and at.button(key="lab_stop").disabled  # controls back

@@ -16,6 +16,7 @@ import dataclasses
 import hashlib
 import json
 import sys
+import threading
 from collections.abc import Callable
 
 import numpy as np
@@ -27,32 +28,49 @@ from figures.describe import describe
 from figures.encode import default_template, figure_json_with
 
 FIGURE_CACHE = ByteLRU("figures", 128 << 20, max_item_fraction=1 / 16)  # a figure over 8 MB is never kept
+READINGS = 4  # text alternatives a figure keeps: two languages, each under at most two headings
+_READING = threading.Lock()
 
 
 class FrozenFigure:
     """A built figure reduced to what is sent to the browser, computed once: its JSON and a short version of it
-    (ui/plot.js redraws a chart only when the version changes). Only the JSON is kept, never its dict too."""
+    (ui/plot.js redraws a chart only when the version changes). Only strings are kept, never the figure's dict: the
+    JSON, and its text alternatives (figures.describe) once read, at most READINGS of them, each counted in
+    `nbytes`; a figure kept in FIGURE_CACHE tells the cache when they make it larger (ByteLRU.recount)."""
 
-    __slots__ = ("_described", "json", "version")
+    __slots__ = ("_described", "json", "key", "version")
 
-    def __init__(self, built: go.Figure | str) -> None:
+    def __init__(self, built: go.Figure | str, key: str = "") -> None:
         # a figure, or its JSON made by figures.encode.figure_json_with (in a worker process: budget/pool.py)
         self.json = built if isinstance(built, str) else pio.to_json(built.to_dict(), validate=False)
         self.version = hashlib.blake2b(self.json.encode(), digest_size=8).hexdigest()
+        self.key = key  # its key in FIGURE_CACHE, "" when it is not kept there
         self._described: dict[tuple[str, str], tuple[str, str]] = {}
 
     def described(self, lang: str, title: str = "") -> tuple[str, str]:
-        """(title, text alternative) of the chart (figures.describe), read from its JSON once per language and kept
-        with it: every session that shows a cached figure shares one reading."""
+        """(title, text alternative) of the chart (figures.describe), read from its JSON once per language and
+        heading and kept with it: every session that shows a cached figure shares one reading."""
         key = (lang, title)
         hit = self._described.get(key)
-        if hit is None:
-            hit = self._described[key] = describe(self.json, lang, title)
+        if hit is not None:
+            return hit
+        hit = describe(self.json, lang, title)
+        with _READING:  # two sessions reading at once keep at most READINGS between them
+            if key in self._described or len(self._described) >= READINGS:
+                return hit
+            self._described[key] = hit
+            nbytes = self.nbytes
+        if self.key:
+            FIGURE_CACHE.recount(self.key, self, nbytes)
         return hit
 
     @property
     def nbytes(self) -> int:
-        return sys.getsizeof(self.json) + 64
+        """The bytes of the strings it keeps (the JSON, the version, the key and every text alternative read)."""
+        readings = list(self._described.items())
+        kept = [s for pair in readings for part in pair for s in part] + [part for pair in readings for part in pair]
+        strings = sum(map(sys.getsizeof, (self.json, self.version, self.key, self._described, *kept)))
+        return strings + sys.getsizeof(self) + 64
 
     def figure(self) -> go.Figure:
         """A go.Figure for st.plotly_chart (the fallback when plotly.js cannot be served), made for one use."""
@@ -135,8 +153,8 @@ def cached_figure(builder: Callable[..., go.Figure], *args: object, **kwargs: ob
             return hit
         if heavy and builder.__module__.startswith("figures."):  # pure plotly: built in a worker process
             frozen = FrozenFigure(pool.run(figure_json_with, default_template(), builder, *args, workers=GATE.slots,
-                                            **kwargs))
+                                            **kwargs), key)
         else:
-            frozen = FrozenFigure(builder(*args, **kwargs))
+            frozen = FrozenFigure(builder(*args, **kwargs), key)
         FIGURE_CACHE.put(key, frozen, frozen.nbytes)
     return frozen
