@@ -5,12 +5,12 @@ import streamlit as st
 from explorer.decoding import MAX_NEW, run_decoding
 from figures import tiled_heads
 from figures.llm import cache_figure, decode_cost_figure
+from frame import outside_frame
 from ui import keep
 from ui.chart_element import show
 from ui.context import get_context
 from ui.decoder_text import head_table, head_text
 from ui.figure_cache import cached_figure
-from ui.frame import outside_frame
 from ui.llm_text import token_line
 
 if outside_frame():

@@ -4,8 +4,9 @@ live number on the current setting that shows it."""
 import streamlit as st
 
 from explorer.errata import BY_ID, ERRATA, NOTES, evidence
+from frame import outside_frame
 from ui.context import get_context
-from ui.frame import PAGES, outside_frame, page_icon
+from ui.nav import PAGES, page_icon
 
 if outside_frame():
     st.stop()

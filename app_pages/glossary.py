@@ -3,9 +3,9 @@
 import pandas as pd
 import streamlit as st
 
+from frame import outside_frame
 from i18n.glossary import GLOSSARY, NOTATION
 from ui.context import get_context
-from ui.frame import outside_frame
 
 if outside_frame():
     st.stop()

@@ -4,12 +4,12 @@ import pandas as pd
 import streamlit as st
 
 from figures import attention_lines, query_bars, tiled_heads
+from frame import outside_frame
 from ui import first_screen, keep
 from ui.chart_element import show
 from ui.context import get_context
 from ui.errata_links import errata_links
 from ui.figure_cache import cached_figure
-from ui.frame import outside_frame
 from ui.head_similarity import head_similarity_section
 from ui.tables import show_table
 from ui.weight_source import flat_note

@@ -2,12 +2,13 @@
 
 import streamlit as st
 
+from classroom.join import join_box
 from explorer.errata import ERRATA
 from figures.flow import pipeline_dot
+from frame import outside_frame
 from ui import first_screen
 from ui.context import get_context
-from ui.frame import outside_frame, page_icon
-from ui.live import join_box
+from ui.nav import page_icon
 
 if outside_frame():
     st.stop()

@@ -6,12 +6,12 @@ import streamlit as st
 
 from explorer import LIMITS
 from figures import matrix_heatmap
+from frame import outside_frame
 from ui import first_screen
 from ui.chart_element import show
 from ui.context import get_context
 from ui.editing import clear_edits, matrix_editor
 from ui.figure_cache import cached_figure
-from ui.frame import outside_frame
 from ui.sidebar import W_EDITS, X_EDITS, edit_signature
 from ui.tables import show_table
 from ui.weight_source import real_inputs_note

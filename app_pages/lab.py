@@ -4,11 +4,11 @@ import pandas as pd
 import streamlit as st
 
 from figures import head_similarity_figure
+from frame import outside_frame
 from training import BATCH_SIZE, EVAL_SIZE, LIMITS, TASK_NAMES, TASKS, TrainingError, active_trainings
 from training.figures import heads_figure, pattern_curves, training_curves
 from ui.chart_element import show
 from ui.context import get_context
-from ui.frame import outside_frame
 from ui.lab_state import config_from_state, current_lab, load_defaults, next_example, remember_controls, start
 
 if outside_frame():

@@ -6,10 +6,10 @@ import streamlit as st
 
 import lessons
 from explorer.quiz import check_answer
+from frame import outside_frame
 from lessons.pages import page_files, page_title_keys
 from ui import lesson_state
 from ui.context import get_context
-from ui.frame import outside_frame
 from ui.lesson_handout import handout_buttons
 from ui.quiz_view import md
 from ui.tables import show_table
@@ -96,7 +96,8 @@ def checkpoint_mark(q, answers: dict) -> str:
     return tr("lesson.mark.right") if is_right(q, entry.get("a")) else tr("lesson.mark.revealed")
 
 
-st.title(tr("lesson.title_of", title=lesson.title(lang)) if lesson else tr("lesson.title"))
+with st.container(key=lesson_state.OVERVIEW_HEADING):  # where the focus goes after a lesson's Finish
+    st.title(tr("lesson.title_of", title=lesson.title(lang)) if lesson else tr("lesson.title"))
 if lesson is None:
     lesson_list()
 else:

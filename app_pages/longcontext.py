@@ -6,12 +6,12 @@ import streamlit as st
 
 from explorer.llm import memory_rows, tiling_view, window_view
 from figures.llm import online_softmax_figure, reach_figure
+from frame import outside_frame
 from mha_core import window_reach
 from ui import keep
 from ui.chart_element import show
 from ui.context import get_context
 from ui.figure_cache import cached_figure
-from ui.frame import outside_frame
 from ui.tables import show_table
 
 LENGTHS = (1024, 4096, 32768, 131072)

@@ -6,6 +6,7 @@ import streamlit as st
 
 from explorer.baselines import real_heads_baseline
 from figures import attention_lines, head_similarity_figure, matrix_heatmap, tiled_heads
+from frame import outside_frame
 from mha_core import contribution_similarity
 from pretrained.encoder import DEFAULT_MAX_TOKENS, encode_text
 from pretrained.loading import INSTALL_COMMAND, ModelUnavailable, load_model
@@ -14,7 +15,6 @@ from ui.chart_element import in_a_row, show
 from ui.context import get_context
 from ui.errata_links import errata_links
 from ui.figure_cache import cached_figure
-from ui.frame import outside_frame
 
 if outside_frame():
     st.stop()

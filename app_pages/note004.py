@@ -9,6 +9,7 @@ import streamlit as st
 from explorer.note004 import note004_data
 from figures import matrix_heatmap
 from figures.note004 import basis_figure, bottleneck_figure, head_cost_figure
+from frame import outside_frame
 from mha_core.note004 import head_counts, kernel_sum_check, kernel_view, time_by_heads
 from training import DEFAULTS
 from training.figures import symmetry_figure
@@ -17,7 +18,6 @@ from ui.chart_element import show
 from ui.context import get_context
 from ui.errata_links import errata_links
 from ui.figure_cache import cached_figure
-from ui.frame import outside_frame
 
 if outside_frame():
     st.stop()

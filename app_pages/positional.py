@@ -6,11 +6,11 @@ from explorer import positional_tables
 from explorer.shown import order_demo, positional_profile, shift_check
 from figures import pe_curves, pe_heatmap, pe_similarity, wavelength_chart
 from figures.order import swap_figure
+from frame import outside_frame
 from ui import first_screen
 from ui.chart_element import show, side_by_side
 from ui.context import get_context
 from ui.figure_cache import cached_figure
-from ui.frame import outside_frame
 from ui.latex import latex_matrix
 
 MAX_LENGTH, MAX_D = 256, 1024

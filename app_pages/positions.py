@@ -7,11 +7,11 @@ import streamlit as st
 from explorer.llm import POSITIONS, beyond_view, positions_view
 from figures import tiled_heads
 from figures.llm import alibi_figure, rope_wavelength_figure
+from frame import outside_frame
 from ui import keep
 from ui.chart_element import show
 from ui.context import get_context
 from ui.figure_cache import cached_figure
-from ui.frame import outside_frame
 from ui.tables import show_table
 
 MAX_SHIFT, TRAINED = 4096, (64, 128, 256, 512, 1024, 2048, 4096)
@@ -61,7 +61,7 @@ key = keep.kept("pos_trained", 512, valid=TRAINED.__contains__)
 trained = c1.select_slider(tr("llm.pos.trained"), TRAINED, key=key, on_change=keep.remember,
                            args=("pos_trained", key))  # fmt: skip
 key = keep.kept("pos_dk", 64, valid=(16, 32, 64, 128).__contains__)
-d_k = c2.select_slider("d_k", (16, 32, 64, 128), key=key, on_change=keep.remember, args=("pos_dk", key))
+d_k = c2.select_slider("$d_k$", (16, 32, 64, 128), key=key, on_change=keep.remember, args=("pos_dk", key))
 beyond = beyond_view(int(d_k), int(trained), h)
 st.markdown(tr("llm.pos.beyond_text", dk=d_k, pairs=d_k // 2, unseen=beyond.unseen, L=trained))
 show(cached_figure(

@@ -4,9 +4,9 @@ each question drawn by ui.quiz_view (the lessons' checkpoints use the same card)
 import streamlit as st
 
 from explorer.quiz import make_questions
+from frame import outside_frame
 from ui import quiz_state
 from ui.context import get_context
-from ui.frame import outside_frame
 from ui.quiz_view import question_card
 
 if outside_frame():

@@ -6,12 +6,12 @@ import streamlit as st
 from explorer.llm import cache_rows, kv_head_choices, sharing_view
 from figures import tiled_heads
 from figures.llm import change_figure
+from frame import outside_frame
 from mha_core import kv_cache_bytes
 from ui import keep
 from ui.chart_element import show
 from ui.context import get_context
 from ui.figure_cache import cached_figure
-from ui.frame import outside_frame
 from ui.tables import show_table
 
 if outside_frame():
@@ -39,7 +39,7 @@ st.markdown(tr("llm.share.params_text", mha=f"{view.params_mha.weights:,}", now=
 show_table(pd.DataFrame(
     [(str(c), str(h // c), f"{2 * d * c * dk:,}", f"{2 * d * d + 2 * d * c * dk:,}",
       f"{kv_cache_bytes(1, c, dk, 1, 4):,}") for c in choices],
-    columns=["g", tr("llm.share.col_per_kv"), "W^K + W^V", tr("llm.share.col_weights"), tr("llm.share.col_cache")],
+    columns=["g", tr("llm.share.col_per_kv"), "$W^K + W^V$", tr("llm.share.col_weights"), tr("llm.share.col_cache")],
 ).set_index("g"))  # fmt: skip
 
 st.subheader(tr("llm.share.maps_title"))
@@ -61,7 +61,7 @@ show_table(pd.DataFrame(
     [(r.model.name, str(r.model.layers), str(r.model.n_heads), str(r.model.n_kv_heads), str(r.model.d_k),
       f"{r.per_token / 1024:,.0f}", f"{r.model.context:,}", f"{r.at_context / gib:,.2f}",
       f"{r.without_sharing / gib:,.2f}", r.model.source) for r in cache_rows()],
-    columns=[tr("llm.share.col_model"), tr("llm.col_layers"), "h", "g", "d_k", tr("llm.share.col_kib_token"),
+    columns=[tr("llm.share.col_model"), tr("llm.col_layers"), "h", "g", "$d_k$", tr("llm.share.col_kib_token"),
              tr("llm.share.col_context"), tr("llm.share.col_gib"), tr("llm.share.col_gib_mha"), tr("llm.col_source")],
 ).set_index(tr("llm.share.col_model")))  # fmt: skip
 st.caption(tr("llm.share.real_caption"))

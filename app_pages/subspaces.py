@@ -6,12 +6,12 @@ import streamlit as st
 from explorer import head_subspace_overlap, off_diagonal, output_by_head
 from explorer.shown import average_check, column_view
 from figures import matrix_heatmap, tiled_heads
+from frame import outside_frame
 from mha_core.why import additive_attention, layer_norm_stats, residual_layer_norm
 from ui.chart_element import show, side_by_side
 from ui.context import get_context
 from ui.errata_links import errata_links
 from ui.figure_cache import cached_figure
-from ui.frame import outside_frame
 from ui.head_similarity import head_similarity_section
 from ui.latex import latex_matrix
 

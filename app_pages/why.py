@@ -7,13 +7,13 @@ import streamlit as st
 from explorer import model_rows, valid_head_counts, weight_blocks
 from figures import tiled_heads
 from figures.why import cost_figure, fused_weight_figure, parameter_figure, scaling_figure
+from frame import outside_frame
 from mha_core import operation_counts, parameter_count
 from mha_core.why import architecture_costs, cost_curve, scaling_experiment, score_bytes, time_forward
 from ui.chart_element import show
 from ui.context import get_context
 from ui.errata_links import errata_links
 from ui.figure_cache import cached_figure
-from ui.frame import outside_frame
 
 if outside_frame():
     st.stop()

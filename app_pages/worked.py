@@ -12,10 +12,10 @@ import streamlit as st
 
 from explorer import Settings, apply_preset, output_by_head, run_scene
 from figures.numbers import by_hand, hand_matrix, softmax_as_shown
+from frame import outside_frame
 from ui import keep
 from ui.context import get_context
 from ui.errata_links import errata_links
-from ui.frame import outside_frame
 from ui.handout import handout_css
 
 # Q_1 and Q_2 exactly as note 001 prints them (its arithmetic is off; shown next to the computed ones)

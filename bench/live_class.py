@@ -3,19 +3,24 @@ without N browsers' rendering on the same 2 cores), against one server process a
 nginx (deploy/nginx.conf) sharing the room store.
 
     python bench/live_class.py [--students 60] [--changes 3] [--store sqlite|redis] [--only one|two] [--together]
+                               [--no-floor] [--page heads|steps]
 
 Each student opens the join link, 0.1 s after the one before (as students scan the code one after another), and then
 behaves like an idle browser: it answers the fragment timer the server asked for (`auto_rerun`) with a fragment rerun
 at each tick, as the frontend's setInterval does from the moment the message came, so each tab ticks at the phase of
 its own join. `--together` makes the worst case: everyone joins at once and every timer ticks at the same moment. The
-teacher changes h `--changes` times (4, 2, 8, 4, 2, 8, ...); for each change we time, per student, from the
-teacher's request to the end of the student's run that draws the new h, and take the servers' CPU time from the
-request to the last student's page, per student (the cost of one follow, the other students' timers included: a
-figure that, unlike the times, does not depend on how the runs interleave). Each change's own p95, CPU and page
+teacher (the console, as it publishes: `Rooms.lead` with the key) changes h `--changes` times (4, 2, 8, 4, 2, 8,
+...); for each change we time, per student, from the teacher's request to the end of the student's run that draws
+the new h, and take the servers' CPU time from the request to the last student's page, per student (the cost of one
+follow, the other students' timers included: a figure that, unlike the times, does not depend on how the runs
+interleave). Each change's own p95, CPU and page
 runs per student are printed too: the p95 of the whole run is that of its slowest change.
 Then the bench asks a question (through the store, with the teacher key), every student answers through its page
 (one in ten clicks twice), and the answers the store counted are compared with those sent. Last, the server's
 CPU time and memory per idle following student over a quiet window.
+First, unless `--no-floor`, the same students follow the same changes on the floor (bench/floor_app.py: a minimal
+page with one chart, one process, the same store and timer), and the class's CPU per follow is printed as a ratio
+to the floor's (goal <= 2x).
 Last line: `live class: N students, follow p50 X s p95 Y s, answers sent S counted C, errors E`.
 """
 
@@ -25,6 +30,8 @@ import argparse
 import asyncio
 import os
 import random
+import secrets
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -41,8 +48,8 @@ from streamlit.proto.BackMsg_pb2 import BackMsg  # noqa: E402
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg  # noqa: E402
 from streamlit.proto.WidgetStates_pb2 import WidgetState  # noqa: E402
 
-from bench.load_test import _chart_spec, pct, rss_mb, start_server  # noqa: E402
-from tests.browser import free_port, nginx_in_front  # noqa: E402
+from bench.load_test import _chart_spec, pct, rss_mb  # noqa: E402
+from tests.browser import free_port, healthy, nginx_in_front  # noqa: E402
 
 CLK = os.sysconf("SC_CLK_TCK")
 JOIN_GAP = 0.1  # seconds between two students' joins (60 students: 6 s); with --together all at once
@@ -185,7 +192,9 @@ class Client:
         rs = msg.rerun_script
         rs.page_name = page_name
         rs.page_script_hash = self.page_hash
-        rs.query_string = self.query if query is None else query
+        if query is not None:  # the address the tab now shows (a browser keeps its query string)
+            self.query = query
+        rs.query_string = self.query
         rs.cached_message_hashes.extend(sorted(self.cached))
         if fragment:
             rs.fragment_id = fragment
@@ -214,8 +223,11 @@ class Client:
 
 
 async def connect(url: str, name: str):
+    """A browser tab that has been here before: its identity (classroom/identity.js) comes as a cookie with the
+    websocket's first request, as a real browser's does on its second visit (a first visit adds one rerun)."""
+    secret = secrets.token_urlsafe(18)
     ws = await websockets.connect(f"{url}/_stcore/stream", subprotocols=["streamlit"], max_size=None,
-                                  open_timeout=60)  # fmt: skip
+                                  open_timeout=60, additional_headers={"Cookie": f"mha_client={secret}"})  # fmt: skip
     client = Client(ws, name)
     client.upstream = ws.response.headers.get("X-Explorer-Upstream", "") if ws.response else ""  # behind nginx
     return client, asyncio.create_task(client.reader())
@@ -228,28 +240,36 @@ def widget(wid: str, **value) -> WidgetState:
     return w
 
 
-async def live_class(urls: list[str], n: int, changes: int, rooms, pids: list[int], together: bool = False) -> dict:
+PAGE = "heads"  # --page: "heads" (the heaviest page, the figures of earlier sessions) or "steps" (a lesson's stop)
+
+
+def class_state(h: int) -> dict:
+    """What the console publishes when the class is at h heads (the rest the default setting): on the Heads page, or
+    on /steps in presentation, step 4 (the scores of every head: one chart, a tile per head), as most lesson stops."""
+    from explorer import Settings
+    from explorer.settings_io import settings_to_json
+
+    steps = PAGE == "steps"
+    return {"page": PAGE, "settings": settings_to_json(Settings(n_heads=h), "en"), "step": 3 if steps else 0,
+            "present": steps, "lesson": "", "stop": 0, "join": False, "lang": "en"}  # fmt: skip
+
+
+async def live_class(urls: list[str], n: int, changes: int, rooms, pids: list[int], together: bool = False,
+                     app: str = "class") -> dict:  # fmt: skip
+    """`app` "class": the explorer's live class (students join by the link and follow passively); "floor": the same
+    follow of bench/floor_app.py, a minimal page with one chart."""
     out: dict = {"follow": [], "per_change": [], "follow_cpu": [], "bench_cpu": [], "errors": [], "sent": 0,
                  "counted": 0, "double": 0}
     ticket = rooms.create()
+    rooms.lead(ticket.code, ticket.key, class_state(8))  # the teacher's console, as it publishes
     stop = asyncio.Event()
-    # the teacher takes the room back with its key (as after a reload), on the first server
-    teacher, t_reader = await connect(urls[0], "teacher")
-    await teacher.run(page_name="heads")
-    await teacher.run(page_name="heads")
-    await teacher.run(widgets=[widget(teacher.ids["live_retake_code"], string_value=ticket.code),
-                               widget(teacher.ids["live_retake_key"], string_value=ticket.key),
-                               widget(teacher.ids["live_retake"], trigger_value=True)])  # fmt: skip
-    await teacher.run()
-    if teacher.code != ticket.code:
-        raise RuntimeError("the teacher did not take the room back")
     students = []
     for i in range(n):
         students.append(await connect(urls[i % len(urls)], f"student{i}"))
 
     async def join(i: int, s: Client) -> None:  # students come in one after another, as they scan the code
         await asyncio.sleep(0.0 if together else i * JOIN_GAP)
-        await s.run(query=f"join={ticket.code}")
+        await s.run(query=f"join={ticket.code}" if app == "class" else f"room={ticket.code}")
 
     await asyncio.gather(*(join(i, s) for i, (s, _) in enumerate(students)))
     if together:  # the worst case: every tab's timer ticks at the same moment (as if all had joined at once)
@@ -281,7 +301,7 @@ async def live_class(urls: list[str], n: int, changes: int, rooms, pids: list[in
         cpu0, own0 = sum(cpu_seconds(p) for p in pids), time.process_time()
         full0 = sum(s.full_runs for s, _ in students)
         t0 = time.perf_counter()
-        await teacher.run(widgets=[widget(teacher.ids["n_heads"], double_value=float(h))], query=f"n_heads={h}")
+        rooms.lead(ticket.code, ticket.key, class_state(h))
         deadline = time.monotonic() + 30
         while any(h not in s.heads_seen_at for s, _ in students) and time.monotonic() < deadline:
             await asyncio.sleep(0.05)
@@ -307,7 +327,21 @@ async def live_class(urls: list[str], n: int, changes: int, rooms, pids: list[in
     await asyncio.sleep(10.0)
     out["idle_cpu"] = (sum(cpu_seconds(p) for p in pids) - cpu0) / (time.perf_counter() - w0)
     out["rss"] = sum(rss_mb(p) for p in pids)
-    # a question: every student answers once, one in ten twice
+    if app == "class":  # the floor's page has no questions
+        await ask_everyone(rooms, ticket, students, out)
+    stop.set()
+    for task in timers:
+        task.cancel()
+    for s, reader in students:
+        out["errors"].extend(s.errors)
+        await s.ws.close()
+        reader.cancel()
+    rooms.end(ticket.code, ticket.key)
+    return out
+
+
+async def ask_everyone(rooms, ticket, students: list, out: dict) -> None:
+    """A question: every student answers once through its page, one in ten twice; then the store's count."""
     question = {"kind": "d_k", "prompt": {"key": "quiz.d_k.prompt", "params": {"d": 64, "h": 4}},
                 "options": ["16", "8", "64", "4"], "explain": {"key": "quiz.d_k.explain",
                                                               "params": {"d": 64, "h": 4, "dk": 16}}}  # fmt: skip
@@ -333,26 +367,25 @@ async def live_class(urls: list[str], n: int, changes: int, rooms, pids: list[in
     await asyncio.gather(*(answer(i, s) for i, (s, _) in enumerate(students)))
     await asyncio.sleep(1.0)
     out["counted"] = sum(rooms.tally(ticket.code, ticket.key) or [])
-    stop.set()
-    for task in timers:
-        task.cancel()
-    for s, reader in [*students, (teacher, t_reader)]:
-        out["errors"].extend(s.errors)
-        await s.ws.close()
-        reader.cancel()
-    rooms.end(ticket.code, ticket.key)
-    return out
 
 
-def _debug_server(port: int) -> subprocess.Popen:
-    cmd = [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true", "--server.port", str(port),
-           "--server.address", "127.0.0.1", "--server.fileWatcherType", "none"]
-    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=open("/tmp/live_srv.log", "a"), stderr=subprocess.STDOUT)  # noqa: SIM115
-    time.sleep(5)
-    return proc
+def start(port: int, script: str = "app.py") -> subprocess.Popen:
+    """A server of `script` (the app, or bench/floor_app.py) started as bench/load_test.py starts the app."""
+    cmd = [sys.executable, "-m", "streamlit", "run", script, "--server.headless", "true", "--server.port", str(port),
+           "--server.address", "127.0.0.1", "--server.fileWatcherType", "none", "--browser.gatherUsageStats", "false"]
+    log = open("/tmp/live_srv.log", "a") if os.environ.get("LIVE_DEBUG") else subprocess.DEVNULL  # noqa: SIM115
+    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if healthy(f"http://127.0.0.1:{port}", timeout=1):
+            return proc
+        time.sleep(0.2)
+    proc.kill()
+    raise RuntimeError(f"{script} did not become healthy")
 
 
-def measure(n_servers: int, n: int, changes: int, store: str, redis_url: str | None, together: bool = False) -> dict:
+def measure(n_servers: int, n: int, changes: int, store: str, redis_url: str | None, together: bool = False,
+            app: str = "class") -> dict:  # fmt: skip
     with ExitStack() as stack:
         tmp = Path(stack.enter_context(tempfile.TemporaryDirectory()))
         os.environ["MHA_LIVE_DB"] = str(tmp / "live.sqlite3")
@@ -366,15 +399,15 @@ def measure(n_servers: int, n: int, changes: int, store: str, redis_url: str | N
         procs, addrs = [], []
         for _ in range(n_servers):
             port = free_port()
-            proc = start_server(port) if not os.environ.get("LIVE_DEBUG") else _debug_server(port)
+            proc = start(port, "app.py" if app == "class" else "bench/floor_app.py")
             stack.callback(lambda p=proc: (p.terminate(), p.wait(10)))
             procs.append(proc)
             addrs.append(f"127.0.0.1:{port}")
         front = stack.enter_context(nginx_in_front(addrs)) if n_servers == 2 else f"http://{addrs[0]}"
         urls = [front.replace("http://", "ws://")]
-        asyncio.run(live_class(urls, 2, 1, rooms, [p.pid for p in procs]))  # warm-up: imports, caches
+        asyncio.run(live_class(urls, 2, 1, rooms, [p.pid for p in procs], app=app))  # warm-up: imports, caches
         rss0 = sum(rss_mb(p.pid) for p in procs)
-        res = asyncio.run(live_class(urls, n, changes, rooms, [p.pid for p in procs], together))
+        res = asyncio.run(live_class(urls, n, changes, rooms, [p.pid for p in procs], together, app=app))
         res["rss_per_student"] = (res["rss"] - rss0) / n
         return res
 
@@ -387,7 +420,12 @@ def main(argv: list[str] | None = None) -> dict:
     ap.add_argument("--only", choices=("one", "two"), default=None)
     ap.add_argument("--together", action="store_true",
                     help="every student joins at once and their timers tick at the same moment (the worst case)")
+    ap.add_argument("--no-floor", action="store_true", help="skip the floor (bench/floor_app.py on one process)")
+    ap.add_argument("--page", choices=("heads", "steps"), default="heads",
+                    help="what the class follows: the Heads page, or a lesson's stop (/steps presenting, one chart)")
     args = ap.parse_args(argv)
+    global PAGE
+    PAGE = args.page
     redis_url = None
     with ExitStack() as stack:
         if args.store == "redis":
@@ -396,12 +434,16 @@ def main(argv: list[str] | None = None) -> dict:
             data = Path(stack.enter_context(tempfile.TemporaryDirectory()))
             redis_url, _, _ = stack.enter_context(redis_server(data))
         results = {}
+        if not args.no_floor:  # the same follow of a minimal page with one chart, one process, in this same run
+            results["floor"] = measure(1, args.students, args.changes, args.store, redis_url, args.together, "floor")
         for label, n_servers in (("one", 1), ("two", 2)):
             if args.only and args.only != label:
                 continue
             results[label] = measure(n_servers, args.students, args.changes, args.store, redis_url, args.together)
     for label, r in results.items():
-        print(f"{label} process{'es' if label == 'two' else ''} ({args.store} store), {args.students} students:")
+        name = "the floor: a minimal page with one chart, one process" if label == "floor" else \
+            f"{label} process{'es' if label == 'two' else ''}"  # fmt: skip
+        print(f"{name} ({args.store} store), {args.students} students:")
         print(f"  follow p50 {pct(r['follow'], 50):.2f} s, p95 {pct(r['follow'], 95):.2f} s, max "
               f"{max(r['follow'], default=float('nan')):.2f} s over {len(r['follow'])} follows")  # fmt: skip
         cpu_ms = sorted(1000 * c for c in r["follow_cpu"])
@@ -416,7 +458,8 @@ def main(argv: list[str] | None = None) -> dict:
             print(f"  timer ticks by tenth of the period: {[r['phases'].get(i, 0) for i in range(10)]}")
         if len(r.get("split", [])) > 1:
             print(f"  students per server (nginx's round-robin for new browsers): {r['split']}")
-        print(f"  answers sent {r['sent']} (+{r['double']} clicked twice) counted {r['counted']}")
+        if label != "floor":
+            print(f"  answers sent {r['sent']} (+{r['double']} clicked twice) counted {r['counted']}")
         per = 100 * r["idle_cpu"] / args.students
         print(f"  idle: server CPU {100 * r['idle_cpu']:.1f} % of a core in all, {per:.2f} % per student; "
               f"memory {r['rss_per_student']:.2f} MB per student")
@@ -425,10 +468,17 @@ def main(argv: list[str] | None = None) -> dict:
     if "one" in results and "two" in results:
         ratio = pct(results["two"]["follow"], 95) / pct(results["one"]["follow"], 95)
         print(f"two processes / one, follow p95: {ratio:.2f}x")
+    if "floor" in results:
+        floor = statistics.median(results["floor"]["follow_cpu"])
+        for label in ("one", "two"):
+            if label in results:
+                mine = statistics.median(results[label]["follow_cpu"])
+                print(f"the class's CPU per student and follow ({label} process{'es' if label == 'two' else ''}) / "
+                      f"the floor's: {1000 * mine:.1f} / {1000 * floor:.1f} ms = {mine / floor:.2f}x (goal <= 2x)")
     last = results.get("one") or results["two"]
     print(f"live class: {args.students} students, follow p50 {pct(last['follow'], 50):.2f} s p95 "
           f"{pct(last['follow'], 95):.2f} s, answers sent {last['sent']} counted {last['counted']}, "
-          f"errors {sum(len(r['errors']) for r in results.values())}")  # fmt: skip
+          f"errors {sum(len(r['errors']) for k, r in results.items() if k != 'floor')}")  # fmt: skip
     return results
 
 

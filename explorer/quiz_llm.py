@@ -52,13 +52,13 @@ def gqa_params(sc: Scene, rng: random.Random) -> Question:
         d, h, g = m.d_model, m.n_heads, m.n_kv_heads
     dk = d // h
     answer = 2 * d * d + 2 * d * g * dk
+    args = {"d": d, "h": h, "g": g, "dk": dk}  # to every text: formatted, its LaTeX's doubled braces become single
     traps = [
-        Trap(4 * d * d, _m("gqa_params", "trap_mha")),
-        Trap(2 * d * d + 2 * d * g, _m("gqa_params", "trap_no_dk")),
-        Trap(d * d + 2 * d * g * dk, _m("gqa_params", "trap_no_wo")),
-        Trap(2 * d * d + d * g * dk, _m("gqa_params", "trap_one_of_kv")),
+        Trap(4 * d * d, _m("gqa_params", "trap_mha", **args)),
+        Trap(2 * d * d + 2 * d * g, _m("gqa_params", "trap_no_dk", **args)),
+        Trap(d * d + 2 * d * g * dk, _m("gqa_params", "trap_no_wo", **args)),
+        Trap(2 * d * d + d * g * dk, _m("gqa_params", "trap_one_of_kv", **args)),
     ]
-    args = {"d": d, "h": h, "g": g, "dk": dk}
     explain = _m("gqa_params", "explain", d2=d * d, kv=d * g * dk, total=answer, **args)
     return _typed("gqa_params", _m("gqa_params", "prompt", **args), explain, answer, traps)
 
@@ -131,12 +131,12 @@ def alibi_slope(sc: Scene, rng: random.Random) -> Question:
     d = rng.choice([1, 2, 3, 4, 6, 8, 10])
     m = 2.0 ** (-8 * i / h)
     answer = -m * d
+    args = {"h": h, "i": i, "d": d, "m": num(m, 2) if _by_hand(sc) else f"{m:.5g}"}
     traps = [
         Trap(m * d, _m("alibi_slope", "trap_sign")),
         Trap(-m, _m("alibi_slope", "trap_no_d")),
-        Trap(-(2.0 ** (-8 * (h - i + 1) / h)) * d, _m("alibi_slope", "trap_reversed")),
+        Trap(-(2.0 ** (-8 * (h - i + 1) / h)) * d, _m("alibi_slope", "trap_reversed", **args)),  # formatted: LaTeX
     ]
-    args = {"h": h, "i": i, "d": d, "m": num(m, 2) if _by_hand(sc) else f"{m:.5g}"}
     explain = _m("alibi_slope", "explain", answer=f"{answer:.4g}".replace("-", "−"), **args)
     return _typed("alibi_slope", _m("alibi_slope", "prompt", **args), explain, answer, traps, tolerance=0.005)
 
@@ -161,12 +161,12 @@ def online_softmax(sc: Scene, rng: random.Random) -> Question:
         b2 = round(m1 + 0.8, 2)
     m = max(m1, b2)
     answer = l1 * math.exp(m1 - m) + e2 * math.exp(b2 - m)
+    args = {"m1": num(m1), "l1": num(l1), "b2": num(b2), "e2": num(e2)}
     traps = [
         Trap(l1 + e2, _m("online_softmax", "trap_no_rescale")),
-        Trap(l1 * math.exp(m - m1) + e2, _m("online_softmax", "trap_sign")),
+        Trap(l1 * math.exp(m - m1) + e2, _m("online_softmax", "trap_sign", **args)),  # formatted: LaTeX
         Trap(max(l1, e2), _m("online_softmax", "trap_max")),
     ]
-    args = {"m1": num(m1), "l1": num(l1), "b2": num(b2), "e2": num(e2)}
     explain = _m("online_softmax", "explain", m=num(m), answer=num(answer, 3), **args)
     return _typed("online_softmax", _m("online_softmax", "prompt", **args), explain, answer, traps, tolerance=0.01)
 

@@ -73,6 +73,9 @@ class FigureStyle:
     font_family: str = FONT_FAMILY
     dark: bool = False  # a dark, high-contrast screen: light text on a near-black background
     max_tile_cols: int = 4  # heads side by side at most (a phone: 2)
+    # the smallest tick label before labels are thinned to every k-th instead: a projector's are read from the back
+    # row (9 px labels of every token were not), a screen's from arm's length
+    min_tick_font: int = 9
     # the angles plotly may turn crowded x labels to; on a narrow screen upright or vertical only: at 30° the
     # neighbours of 20 px apart overlapped (10 px between their lines of 12 px text)
     tick_angles: tuple[int, ...] = (0, 30, 90)
@@ -81,14 +84,14 @@ class FigureStyle:
     def large(cls) -> FigureStyle:
         """Projector mode: big fonts, taller rows."""
         return cls(font_size=22, cell_px=38, min_height=420, max_height=1300, width_px=1250,
-                   line_width=3.5, marker_size=11)
+                   line_width=3.5, marker_size=11, min_tick_font=15)
 
     @classmethod
     def present(cls) -> FigureStyle:
         """Presentation mode: big fonts, but every chart short enough to share a 1280 x 720 screen with its
         formula and one line of text (ui/present.py)."""
         return cls(font_size=18, cell_px=30, min_height=260, max_height=420, width_px=1150,
-                   line_width=3.0, marker_size=9)
+                   line_width=3.0, marker_size=9, min_tick_font=15)
 
     @classmethod
     def phone(cls) -> FigureStyle:
@@ -161,11 +164,14 @@ MIN_TICK_FONT = 9
 
 
 def tick_plan(n_labels: int, extent_px: float, style: FigureStyle) -> tuple[int, int]:
-    """(step, font size) of the tick labels of one axis: up to ALL_LABELS_UP_TO labels every one is shown,
-    in a smaller font when the full size does not fit (down to MIN_TICK_FONT); beyond that every k-th."""
+    """(step, font size) of the tick labels of one axis: up to ALL_LABELS_UP_TO labels every one is shown, in a
+    smaller font when the full size does not fit (down to the style's min_tick_font; where even that does not fit,
+    every k-th label at that size); beyond ALL_LABELS_UP_TO every k-th."""
     if 0 < n_labels <= ALL_LABELS_UP_TO and extent_px > 0:
         fits = math.floor(extent_px / n_labels / 1.35)  # the font size whose lines fit one per label
-        return 1, int(min(style.font_size, max(MIN_TICK_FONT, fits)))
+        if fits >= style.min_tick_font or style.min_tick_font <= MIN_TICK_FONT:
+            return 1, int(min(style.font_size, max(MIN_TICK_FONT, fits)))
+        return max(1, math.ceil(n_labels * style.min_tick_font * 1.35 / extent_px)), style.min_tick_font
     return label_step(n_labels, extent_px, style), style.font_size
 
 

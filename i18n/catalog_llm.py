@@ -40,8 +40,8 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "llm.decode.seeded": {"en": "a seeded, untrained decoder", "zh": "一个随机初始化、未经训练的解码器"},
     "llm.decode.model": {
-        "en": "Decoder: {name}; {layers} layers, h = {h} query heads, g = {g} K/V heads, d_k = {dk}, d_model = {d}, RoPE.",
-        "zh": "解码器：{name}；{layers} 层，h = {h} 个查询头，g = {g} 个 K/V 头，d_k = {dk}，d_model = {d}，旋转位置编码。",
+        "en": "Decoder: {name}; {layers} layers, h = {h} query heads, g = {g} K/V heads, dₖ = {dk}, d_model = {d}, RoPE.",
+        "zh": "解码器：{name}；{layers} 层，h = {h} 个查询头，g = {g} 个 K/V 头，dₖ = {dk}，d_model = {d}，旋转位置编码。",
     },
     "llm.decode.legend": {
         "en": "(plain: the sentence; *italics*: generated; **[bold]**: the token of this step)",
@@ -64,10 +64,10 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "llm.decode.cache_title": {"en": "The K cache after {n} tokens", "zh": "读入 {n} 个词元后的 K 缓存"},
     "llm.decode.cache_text": {
-        "en": ("One K row per token for each of the g = {g} K/V heads (each shared by {h} / {g} query heads), d_k = "
+        "en": ("One K row per token for each of the g = {g} K/V heads (each shared by {h} / {g} query heads), $d_k$ = "
                "{dk} numbers wide; the V cache has the same shape. This step appended the framed row; the rows above "
                "it are exactly the ones stored at earlier steps."),
-        "zh": ("每个词元在 g = {g} 个 K/V 头（每个由 {h} / {g} 个查询头共享）中各有一行 K，宽 d_k = {dk} 个数；V 缓存"
+        "zh": ("每个词元在 g = {g} 个 K/V 头（每个由 {h} / {g} 个查询头共享）中各有一行 K，宽 $d_k$ = {dk} 个数；V 缓存"
                "形状相同。本步追加了带框的那一行；它上面的各行与先前各步存入的完全相同。"),
     },
     "llm.decode.k_title": {
@@ -92,8 +92,8 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "llm.decode.kv_word": {"en": "KV cache", "zh": "键值缓存"},
     "llm.decode.latex_names": {
-        "en": "N = {layers} layers, g = {g} K/V heads, d_k = {dk}, L = {L} tokens, b = {b} bytes per number.",
-        "zh": "N = {layers} 层，g = {g} 个 K/V 头，d_k = {dk}，L = {L} 个词元，每个数 b = {b} 字节。",
+        "en": "N = {layers} layers, g = {g} K/V heads, $d_k$ = {dk}, L = {L} tokens, b = {b} bytes per number.",
+        "zh": "N = {layers} 层，g = {g} 个 K/V 头，$d_k$ = {dk}，L = {L} 个词元，每个数 b = {b} 字节。",
     },
     "llm.decode.real_scale": {
         "en": "The same formula at the sizes of real models: the page “Heads that share keys and values”.",
@@ -102,13 +102,13 @@ STRINGS: dict[str, dict[str, str]] = {
     # ----- heads that share keys and values
     "llm.share.title": {"en": "Heads that share keys and values", "zh": "共享键和值的头"},
     "llm.share.intro": {
-        "en": ("In the notes' multi-head attention every head has its own W_i^K and W_i^V. Multi-query attention "
+        "en": ("In the notes' multi-head attention every head has its own $W_i^K$ and $W_i^V$. Multi-query attention "
                "(Shazeer 2019) keeps one K/V head for all h query heads; grouped-query attention (Ainslie et al. 2023; "
                "Llama 2 70B, Mistral, Qwen2) keeps g of them, each shared by h / g query heads. There are still h "
-               "queries and h attention maps: only W^K, W^V and the KV cache shrink, by h / g."),
-        "zh": ("在笔记的多头注意力中，每个头都有自己的 W_i^K 和 W_i^V。多查询注意力（Shazeer 2019）让全部 h 个查询头"
+               "queries and h attention maps: only $W^K$, $W^V$ and the KV cache shrink, by h / g."),
+        "zh": ("在笔记的多头注意力中，每个头都有自己的 $W_i^K$ 和 $W_i^V$。多查询注意力（Shazeer 2019）让全部 h 个查询头"
                "共用一个 K/V 头；分组查询注意力（Ainslie 等 2023；Llama 2 70B、Mistral、Qwen2）保留 g 个 K/V 头，每个由 "
-               "h / g 个查询头共享。查询仍是 h 个，注意力图也仍是 h 张：变小的只有 W^K、W^V 和键值缓存，缩小为 1/(h / g)。"),
+               "h / g 个查询头共享。查询仍是 h 个，注意力图也仍是 h 张：变小的只有 $W^K$、$W^V$ 和键值缓存，缩小为 1/(h / g)。"),
     },
     "llm.share.g": {"en": "g, the number of K/V heads (h = {h} query heads)", "zh": "g：K/V 头的个数（h = {h} 个查询头）"},
     "llm.share.kind_mha": {
@@ -134,12 +134,12 @@ STRINGS: dict[str, dict[str, str]] = {
     "llm.share.maps_title": {"en": "What sharing does to the attention maps", "zh": "共享对注意力图的影响"},
     "llm.share.maps_text": {
         "en": ("The sentence and layer of the sidebar, causal, with g = {g}. The shared layer is made from the "
-               "multi-head one as the grouped-query paper converts a trained model: each group's W^K and W^V are "
+               "multi-head one as the grouped-query paper converts a trained model: each group's $W^K$ and $W^V$ are "
                "averaged. The {r} heads of a group then score against the same keys, yet their maps still differ, "
-               "because each keeps its own W_i^Q. Without training again, the maps move; how much, per head, below."),
+               "because each keeps its own $W_i^Q$. Without training again, the maps move; how much, per head, below."),
         "zh": ("侧边栏中的句子和层，因果掩码，g = {g}。共享的层按分组查询注意力论文转换已训练模型的方法由多头层得到："
-               "把每组的 W^K 和 W^V 取平均。于是同组的 {r} 个头用同样的键打分，但它们的注意力图仍然不同，因为每个头"
-               "保留自己的 W_i^Q。不重新训练时，注意力图会移动；每个头移动多少，见下图。"),
+               "把每组的 $W^K$ 和 $W^V$ 取平均。于是同组的 {r} 个头用同样的键打分，但它们的注意力图仍然不同，因为每个头"
+               "保留自己的 $W_i^Q$。不重新训练时，注意力图会移动；每个头移动多少，见下图。"),
     },
     "llm.share.change_caption": {
         "en": "Mean change of a weight over the visible cells: up to {top} for one head, {mean} on average.",
@@ -147,10 +147,10 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "llm.share.real_title": {"en": "The KV cache of real models", "zh": "真实模型的键值缓存"},
     "llm.share.real_text": {
-        "en": ("Published sizes (sources in the last column) put into 2 × layers × g × d_k × L × 2 bytes (16-bit "
+        "en": ("Published sizes (sources in the last column) put into 2 × layers × g × $d_k$ × L × 2 bytes (16-bit "
                "numbers): per token, at the model's context length, and what it would be if every query head kept "
                "its own K and V (g = h)."),
-        "zh": ("把公开的模型规模（来源见最后一列）代入 2 × 层数 × g × d_k × L × 2 字节（16 位数）：每个词元、模型上下文"
+        "zh": ("把公开的模型规模（来源见最后一列）代入 2 × 层数 × g × $d_k$ × L × 2 字节（16 位数）：每个词元、模型上下文"
                "长度下，以及每个查询头各有自己的 K 和 V（g = h）时的大小。"),
     },
     "llm.share.col_model": {"en": "model", "zh": "模型"},
@@ -168,17 +168,17 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": ("The notes add a sinusoidal P to X before the layer (page “Positional encoding”). Today's decoders "
                "mostly put positions into the scores instead. RoPE (rotary position embedding, Su et al. 2021; Llama, "
                "Mistral, Qwen) turns each pair of coordinates of q and k by an angle proportional to the position, so "
-               "q_m · k_n depends on m − n only. ALiBi (Press et al. 2022; BLOOM) adds −m_i (i − j) to head i's "
-               "scores. Below: the sentence and weights of the sidebar, causal, the three ways."),
+               "$q_m \\cdot k_n$ depends on m − n only. ALiBi (Press et al. 2022; BLOOM) adds $−m_i\\,(i − j)$ to head "
+               "i's scores. Below: the sentence and weights of the sidebar, causal, the three ways."),
         "zh": ("笔记在进入层之前把正弦位置编码 P 加到 X 上（见“位置编码”一页）。如今的解码器大多把位置放进分数里。"
                "旋转位置编码（RoPE，Su 等 2021；Llama、Mistral、Qwen）把 q 和 k 的每对坐标旋转一个与位置成正比的角度，"
-               "于是 q_m · k_n 只依赖 m − n。ALiBi（Press 等 2022；BLOOM）在头 i 的分数上加 −m_i (i − j)。下面：侧边栏"
+               "于是 $q_m \\cdot k_n$ 只依赖 m − n。ALiBi（Press 等 2022；BLOOM）在头 i 的分数上加 $−m_i\\,(i − j)$。下面：侧边栏"
                "的句子和权重，因果掩码，三种方式。"),
     },
     "llm.pos.shift": {"en": "Move the sentence to positions s, s + 1, …: s =", "zh": "把句子移到位置 s, s + 1, …：s ="},
     "llm.pos.rope_odd": {
-        "en": "RoPE turns pairs of coordinates: it needs an even d_k, and this setting has d_k = {dk}.",
-        "zh": "旋转位置编码旋转成对的坐标：需要 d_k 为偶数，而当前设置 d_k = {dk}。",
+        "en": "RoPE turns pairs of coordinates: it needs an even $d_k$, and this setting has $d_k$ = {dk}.",
+        "zh": "旋转位置编码旋转成对的坐标：需要 $d_k$ 为偶数，而当前设置 $d_k$ = {dk}。",
     },
     "llm.pos.name_sinusoidal": {"en": "Sinusoidal, added to X", "zh": "正弦位置编码，加到 X 上"},
     "llm.pos.name_rope": {"en": "RoPE, turns Q and K", "zh": "旋转位置编码，旋转 Q 和 K"},
@@ -188,7 +188,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "llm.pos.short_rope": {"en": "RoPE", "zh": "旋转位置编码"},
     "llm.pos.short_alibi": {"en": "ALiBi", "zh": "ALiBi"},
     "llm.pos.where_item": {"en": "**{name}**: {where}", "zh": "**{name}**：{where}"},
-    "llm.pos.where_sinusoidal": {"en": "X + P goes into W^Q, W^K and W^V.", "zh": "X + P 进入 W^Q、W^K 和 W^V。"},
+    "llm.pos.where_sinusoidal": {"en": "X + P goes into $W^Q$, $W^K$ and $W^V$.", "zh": "X + P 进入 $W^Q$、$W^K$ 和 $W^V$。"},
     "llm.pos.where_rope": {"en": "Q and K turned by position; V untouched.", "zh": "Q 和 K 按位置旋转；V 不变。"},
     "llm.pos.where_alibi": {"en": "No position in X, Q or K: a penalty on the scores.", "zh": "X、Q、K 中都没有位置：只是分数上的惩罚项。"},
     "llm.pos.shift_title": {"en": "Move the sentence by s = {s}", "zh": "把句子平移 s = {s}"},
@@ -215,21 +215,21 @@ STRINGS: dict[str, dict[str, str]] = {
     "llm.pos.verdict_none": {"en": "s = 0: nothing moved", "zh": "s = 0：没有平移"},
     "llm.pos.alibi_title": {"en": "ALiBi: a penalty per head for distance", "zh": "ALiBi：每个头对距离的惩罚"},
     "llm.pos.alibi_text": {
-        "en": ("Head i adds −m_i · (i − j) to the score of a key i − j positions back: a fixed price per step back, "
-               "its own slope m_i for each head (the paper's geometric sequence). With h = {h}: m = {first} for "
+        "en": ("Head i adds $−m_i \\cdot (i − j)$ to the score of a key i − j positions back: a fixed price per step back, "
+               "its own slope $m_i$ for each head (the paper's geometric sequence). With h = {h}: m = {first} for "
                "head 1, {last} for head {h}. A steep head mostly reads near tokens; a flat one still reaches far."),
-        "zh": ("头 i 给往回 i − j 个位置的键的分数加上 −m_i · (i − j)：每往回一步付固定的代价，每个头有自己的斜率 m_i"
+        "zh": ("头 i 给往回 i − j 个位置的键的分数加上 $−m_i \\cdot (i − j)$：每往回一步付固定的代价，每个头有自己的斜率 $m_i$"
                "（论文中的几何数列）。h = {h} 时：头 1 的 m = {first}，头 {h} 的 m = {last}。陡的头主要读近处的词元；"
                "平缓的头仍能看到远处。"),
     },
     "llm.pos.beyond_title": {"en": "Beyond the trained length", "zh": "超出训练长度之后"},
     "llm.pos.trained": {"en": "Trained length (positions seen in training)", "zh": "训练长度（训练中见过的位置数）"},
     "llm.pos.beyond_text": {
-        "en": ("RoPE with d_k = {dk}: pair j turns once every 2π · 10000^(2j/d_k) positions. Trained on {L} "
+        "en": ("RoPE with $d_k$ = {dk}: pair j turns once every $2π \\cdot 10000^{{2j/d_k}}$ positions. Trained on {L} "
                "positions, **{unseen} of the {pairs} pairs** never completed a full turn: beyond position {L} they "
                "reach angles the model never saw in training. This is why RoPE models are adapted before reading "
                "longer texts (e.g. position interpolation, Chen et al. 2023)."),
-        "zh": ("d_k = {dk} 的旋转位置编码：第 j 对坐标每 2π · 10000^(2j/d_k) 个位置转一整圈。在 {L} 个位置上训练时，"
+        "zh": ("$d_k$ = {dk} 的旋转位置编码：第 j 对坐标每 $2π \\cdot 10000^{{2j/d_k}}$ 个位置转一整圈。在 {L} 个位置上训练时，"
                "**{pairs} 对中有 {unseen} 对**从未转满一圈：超过位置 {L} 后，它们会转到训练中从未见过的角度。这就是"
                "旋转位置编码的模型在读更长文本之前要先做调整的原因（例如位置插值，Chen 等 2023）。"),
     },
@@ -278,12 +278,12 @@ STRINGS: dict[str, dict[str, str]] = {
     "llm.long.tile": {"en": "Keys per block", "zh": "每块的键数"},
     "llm.long.tiling_text": {
         "en": ("The query {query} reads its keys in {n} blocks of {b}. After each block it keeps only m (the running "
-               "max: the largest score so far) and l (the running sum of e^(s − m) so far); when a block brings a "
-               "larger m′, the sum and the output so far are rescaled by e^(m − m′). After the last block m = {m} "
+               "max: the largest score so far) and l (the running sum of $e^{{s − m}}$ so far); when a block brings a "
+               "larger m′, the sum and the output so far are rescaled by $e^{{m − m'}}$. After the last block m = {m} "
                "and l = {l}, the softmax's denominator. Over every row of this head, tiled and plain softmax "
                "attention differ by at most {gap}: rounding."),
         "zh": ("查询 {query} 把它的键分成 {n} 块、每块 {b} 个来读。每读完一块只保留 m（累计最大值：到目前为止最大的"
-               "分数）和 l（到目前为止 e^(s − m) 的累计和）；某一块带来更大的 m′ 时，已有的和与输出都乘上 e^(m − m′)"
+               "分数）和 l（到目前为止 $e^{{s − m}}$ 的累计和）；某一块带来更大的 m′ 时，已有的和与输出都乘上 $e^{{m − m'}}$"
                " 重新缩放。读完最后一块时 m = {m}，l = {l}，即 softmax 的分母。在这个头的所有行上，分块计算与普通 "
                "softmax 注意力最多相差 {gap}：只是舍入误差。"),
     },
@@ -298,25 +298,25 @@ STRINGS: dict[str, dict[str, str]] = {
     "live.kind.window_reach": {"en": "How far stacked windows reach", "zh": "叠加的窗口能看多远"},
     "live.kind.online_softmax": {"en": "Online softmax: the running sum", "zh": "在线 softmax：累计和"},
     "quiz.kv_cache_mib.prompt_mib": {
-        "en": ("{model}: {layers} layers, g = {g} K/V heads (h = {h} query heads), d_k = {dk}, numbers of 2 bytes. "
+        "en": ("{model}: {layers} layers, g = {g} K/V heads (h = {h} query heads), $d_k$ = {dk}, numbers of 2 bytes. "
                "Type how many MiB its KV cache holds for one sequence of L = {L} tokens (1 MiB = 2²⁰ bytes)."),
-        "zh": ("{model}：{layers} 层，g = {g} 个 K/V 头（h = {h} 个查询头），d_k = {dk}，每个数 2 字节。请输入一个长为 "
+        "zh": ("{model}：{layers} 层，g = {g} 个 K/V 头（h = {h} 个查询头），$d_k$ = {dk}，每个数 2 字节。请输入一个长为 "
                "L = {L} 个词元的序列的键值缓存有多少 MiB（1 MiB = 2²⁰ 字节）。"),
     },
     "quiz.kv_cache_mib.prompt_bytes": {
-        "en": ("A tiny decoder: {layers} layers, g = {g} K/V heads (h = {h} query heads), d_k = {dk}, numbers of 2 "
+        "en": ("A tiny decoder: {layers} layers, g = {g} K/V heads (h = {h} query heads), $d_k$ = {dk}, numbers of 2 "
                "bytes. Type how many bytes its KV cache holds after L = {L} tokens."),
-        "zh": ("一个很小的解码器：{layers} 层，g = {g} 个 K/V 头（h = {h} 个查询头），d_k = {dk}，每个数 2 字节。请输入"
+        "zh": ("一个很小的解码器：{layers} 层，g = {g} 个 K/V 头（h = {h} 个查询头），$d_k$ = {dk}，每个数 2 字节。请输入"
                "读入 L = {L} 个词元后它的键值缓存有多少字节。"),
     },
     "quiz.kv_cache_mib.explain_mib": {
-        "en": ("2 (K and V) × {layers} layers × g = {g} × d_k = {dk} × L = {L} × 2 bytes = {answer} MiB. Only the g "
+        "en": ("2 (K and V) × {layers} layers × g = {g} × $d_k$ = {dk} × L = {L} × 2 bytes = {answer} MiB. Only the g "
                "K/V heads are kept, not the h query heads."),
-        "zh": "2（K 和 V）× {layers} 层 × g = {g} × d_k = {dk} × L = {L} × 2 字节 = {answer} MiB。缓存只保存 g 个 K/V 头，而不是 h 个查询头。",
+        "zh": "2（K 和 V）× {layers} 层 × g = {g} × $d_k$ = {dk} × L = {L} × 2 字节 = {answer} MiB。缓存只保存 g 个 K/V 头，而不是 h 个查询头。",
     },
     "quiz.kv_cache_mib.explain_bytes": {
-        "en": "2 (K and V) × {layers} layers × g = {g} × d_k = {dk} × L = {L} × 2 bytes = {answer} bytes.",
-        "zh": "2（K 和 V）× {layers} 层 × g = {g} × d_k = {dk} × L = {L} × 2 字节 = {answer} 字节。",
+        "en": "2 (K and V) × {layers} layers × g = {g} × $d_k$ = {dk} × L = {L} × 2 bytes = {answer} bytes.",
+        "zh": "2（K 和 V）× {layers} 层 × g = {g} × $d_k$ = {dk} × L = {L} × 2 字节 = {answer} 字节。",
     },
     "quiz.kv_cache_mib.trap_one_of_kv": {
         "en": "That counts K or V: the cache keeps both, twice as much.",
@@ -335,29 +335,34 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "这是按每个数 4 字节算的；这里每个数是 2 字节（16 位）。",
     },
     "quiz.gqa_params.prompt": {
-        "en": ("An attention layer with d_model = {d}, h = {h} query heads and g = {g} shared K/V heads, no biases. "
-               "Type how many weights W^Q, W^K, W^V and W^O hold together."),
-        "zh": "一个注意力层，d_model = {d}，h = {h} 个查询头，g = {g} 个共享的 K/V 头，无偏置。请输入 W^Q、W^K、W^V 和 W^O 共有多少个权重。",
+        "en": ("An attention layer with $d_\\text{{model}}$ = {d}, h = {h} query heads and g = {g} shared K/V heads, no biases. "
+               "Type how many weights $W^Q$, $W^K$, $W^V$ and $W^O$ hold together."),
+        "zh": ("一个注意力层，$d_\\text{{model}}$ = {d}，h = {h} 个查询头，g = {g} 个共享的 K/V 头，无偏置。请输入 $W^Q$、$W^K$、$W^V$ 和 "
+               "$W^O$ 共有多少个权重。"),
     },
     "quiz.gqa_params.explain": {
-        "en": ("W^Q and W^O stay d_model × d_model: 2 · {d2}. W^K and W^V are d_model × g·d_k each (d_k = {d} / {h} "
-               "= {dk}): 2 · {kv}. Together 2 d² + 2 d g d_k = {total}."),
-        "zh": ("W^Q 和 W^O 仍是 d_model × d_model：2 · {d2}。W^K 和 W^V 各为 d_model × g·d_k（d_k = {d} / {h} = {dk}）："
-               "2 · {kv}。合计 2 d² + 2 d g d_k = {total}。"),
+        "en": ("$W^Q$ and $W^O$ stay $d_\\text{{model}}$ × $d_\\text{{model}}$: 2 · {d2}. $W^K$ and $W^V$ are $d_\\text{{model}}$ × "
+               "$g \\cdot d_k$ each ($d_k$ = {d} / {h} = {dk}): 2 · {kv}. Together $2d^2 + 2\\,d\\,g\\,d_k$ = {total}."),
+        "zh": ("$W^Q$ 和 $W^O$ 仍是 $d_\\text{{model}}$ × $d_\\text{{model}}$：2 · {d2}。$W^K$ 和 $W^V$ 各为 $d_\\text{{model}}$ × "
+               "$g \\cdot d_k$（$d_k$ = {d} / {h} = {dk}）：2 · {kv}。合计 $2d^2 + 2\\,d\\,g\\,d_k$ = {total}。"),
     },
     "quiz.gqa_params.trap_mha": {
-        "en": "4 d_model² is multi-head attention with every head's own K and V; here W^K and W^V are smaller.",
-        "zh": "4 d_model² 是每个头各有 K 和 V 的多头注意力；这里 W^K 和 W^V 更小。",
+        "en": ("4 $d_\\text{{model}}^2$ is multi-head attention with every head's own K and V; here $W^K$ and $W^V$ are "
+               "smaller."),
+        "zh": "4 $d_\\text{{model}}^2$ 是每个头各有 K 和 V 的多头注意力；这里 $W^K$ 和 $W^V$ 更小。",
     },
     "quiz.gqa_params.trap_no_dk": {
-        "en": "Each K/V head is d_k wide: W^K is d_model × g·d_k, not d_model × g.",
-        "zh": "每个 K/V 头宽 d_k：W^K 是 d_model × g·d_k，而不是 d_model × g。",
+        "en": "Each K/V head is $d_k$ wide: $W^K$ is $d_\\text{{model}}$ × $g \\cdot d_k$, not $d_\\text{{model}}$ × g.",
+        "zh": "每个 K/V 头宽 $d_k$：$W^K$ 是 $d_\\text{{model}}$ × $g \\cdot d_k$，而不是 $d_\\text{{model}}$ × g。",
     },
     "quiz.gqa_params.trap_no_wo": {
-        "en": "W^O is still there: d_model × d_model after the concatenation.",
-        "zh": "W^O 仍然存在：拼接之后的 d_model × d_model。",
+        "en": "$W^O$ is still there: $d_\\text{{model}}$ × $d_\\text{{model}}$ after the concatenation.",
+        "zh": "$W^O$ 仍然存在：拼接之后的 $d_\\text{{model}}$ × $d_\\text{{model}}$。",
     },
-    "quiz.gqa_params.trap_one_of_kv": {"en": "Both W^K and W^V shrink; count both.", "zh": "W^K 和 W^V 都变小了；两者都要算。"},
+    "quiz.gqa_params.trap_one_of_kv": {
+        "en": "Both $W^K$ and $W^V$ shrink; count both.",
+        "zh": "$W^K$ 和 $W^V$ 都变小了；两者都要算。",
+    },
     "quiz.gqa_group.prompt": {
         "en": ("h = {h} query heads share g = {g} K/V heads, {r} query heads per K/V head, in order (as Llama's "
                "repeat_kv). Which K/V head does query head {i} read? (heads counted from 1)"),
@@ -434,21 +439,21 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "位置由旋转位置编码给出（Q 和 K 按位置旋转，如 Llama）。句子中每个词元都往后移 {s} 个位置。哪些注意力分数会变？",
     },
     "quiz.rope_shift.prompt_alibi": {
-        "en": ("Positions by ALiBi (−m_i (i − j) added to the scores, as in BLOOM). Every token's position "
+        "en": ("Positions by ALiBi ($−m_i\\,(i − j)$ added to the scores, as in BLOOM). Every token's position "
                "grows by {s} (the whole sentence moves later). Which attention scores change?"),
-        "zh": "位置由 ALiBi 给出（在分数上加 −m_i (i − j)，如 BLOOM）。句子中每个词元都往后移 {s} 个位置。哪些注意力分数会变？",
+        "zh": "位置由 ALiBi 给出（在分数上加 $−m_i\\,(i − j)$，如 BLOOM）。句子中每个词元都往后移 {s} 个位置。哪些注意力分数会变？",
     },
     "quiz.rope_shift.explain_sinusoidal": {
         "en": "X + P changes with the positions, so Q, K and every score can change.",
         "zh": "X + P 随位置而变，所以 Q、K 和每个分数都可能变。",
     },
     "quiz.rope_shift.explain_rope": {
-        "en": "q_m · k_n after turning by m and n depends on m − n only: moving both keeps every score (up to rounding).",
-        "zh": "按 m 和 n 旋转后的 q_m · k_n 只依赖 m − n：两者一起平移，每个分数都不变（除舍入误差外）。",
+        "en": "$q_m \\cdot k_n$ after turning by m and n depends on m − n only: moving both keeps every score (up to rounding).",
+        "zh": "按 m 和 n 旋转后的 $q_m \\cdot k_n$ 只依赖 m − n：两者一起平移，每个分数都不变（除舍入误差外）。",
     },
     "quiz.rope_shift.explain_alibi": {
-        "en": "The penalty −m_i (i − j) depends on the distance only, and X, Q, K carry no position: nothing changes.",
-        "zh": "惩罚项 −m_i (i − j) 只依赖距离，而 X、Q、K 不含位置：什么都不变。",
+        "en": "The penalty $−m_i\\,(i − j)$ depends on the distance only, and X, Q, K carry no position: nothing changes.",
+        "zh": "惩罚项 $−m_i\\,(i − j)$ 只依赖距离，而 X、Q、K 不含位置：什么都不变。",
     },
     "quiz.rope_shift.opt_none": {"en": "none (up to rounding)", "zh": "都不变（除舍入误差外）"},
     "quiz.rope_shift.opt_all": {"en": "every score can change", "zh": "每个分数都可能变"},
@@ -476,9 +481,9 @@ STRINGS: dict[str, dict[str, str]] = {
     "quiz.rope_shift.why_first_row_alibi": {"en": "No row is special: every distance stays.", "zh": "没有哪一行特殊：每个距离都不变。"},
     "quiz.rope_shift.why_grow_alibi": {"en": "The bias uses i − j, not i or j alone.", "zh": "偏置用的是 i − j，而不是单独的 i 或 j。"},
     "quiz.alibi_slope.prompt": {
-        "en": ("ALiBi with h = {h} heads gives head i the slope m_i = 2^(−8i/h) (head {i}: m = {m}) and adds "
-               "−m_i · (i − j) to its scores. Type what head {i} adds to the score of a key at distance i − j = {d}."),
-        "zh": ("h = {h} 个头的 ALiBi 给头 i 的斜率为 m_i = 2^(−8i/h)（头 {i}：m = {m}），并在它的分数上加 −m_i · (i − j)。"
+        "en": ("ALiBi with h = {h} heads gives head i the slope $m_i = 2^{{−8i/h}}$ (head {i}: m = {m}) and adds "
+               "$−m_i \\cdot (i − j)$ to its scores. Type what head {i} adds to the score of a key at distance i − j = {d}."),
+        "zh": ("h = {h} 个头的 ALiBi 给头 i 的斜率为 $m_i = 2^{{−8i/h}}$（头 {i}：m = {m}），并在它的分数上加 $−m_i \\cdot (i − j)$。"
                "请输入头 {i} 给距离 i − j = {d} 的键的分数加上多少。"),
     },
     "quiz.alibi_slope.explain": {
@@ -491,8 +496,8 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "quiz.alibi_slope.trap_no_d": {"en": "That is one step back; multiply by the distance.", "zh": "这是往回一步的值；要乘以距离。"},
     "quiz.alibi_slope.trap_reversed": {
-        "en": "That is the slope of head h − i + 1: head 1 has the steepest slope, 2^(−8/h).",
-        "zh": "这是头 h − i + 1 的斜率：头 1 的斜率最陡，为 2^(−8/h)。",
+        "en": "That is the slope of head h − i + 1: head 1 has the steepest slope, $2^{{−8/h}}$.",
+        "zh": "这是头 h − i + 1 的斜率：头 1 的斜率最陡，为 $2^{{−8/h}}$。",
     },
     "quiz.window_reach.prompt": {
         "en": ("Every layer attends to a causal window of w = {w} keys (the token itself and the w − 1 before it). "
@@ -517,23 +522,23 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "quiz.online_softmax.prompt": {
         "en": ("Online softmax (FlashAttention). After the first block of keys a row has running max m = {m1} and "
-               "running sum l = {l1} (the sum of e^(s − m)). The second block's largest score is {b2}, and its sum of "
-               "e^(s − {b2}) is {e2}. Type l after the second block (two decimals)."),
-        "zh": ("在线 softmax（FlashAttention）。读完第一块键后，某一行的累计最大值 m = {m1}，累计和 l = {l1}（e^(s − m) "
-               "的和）。第二块中最大的分数是 {b2}，它的 e^(s − {b2}) 之和为 {e2}。请输入读完第二块后的 l（保留两位小数）。"),
+               "running sum l = {l1} (the sum of $e^{{s − m}}$). The second block's largest score is {b2}, and its sum of "
+               "$e^{{s − {b2}}}$ is {e2}. Type l after the second block (two decimals)."),
+        "zh": ("在线 softmax（FlashAttention）。读完第一块键后，某一行的累计最大值 m = {m1}，累计和 l = {l1}（$e^{{s − m}}$ "
+               "的和）。第二块中最大的分数是 {b2}，它的 $e^{{s − {b2}}}$ 之和为 {e2}。请输入读完第二块后的 l（保留两位小数）。"),
     },
     "quiz.online_softmax.explain": {
-        "en": ("The new max is m = {m}. Both sums move to it: l = {l1} · e^({m1} − {m}) + {e2} · e^({b2} − {m}) = "
+        "en": ("The new max is m = {m}. Both sums move to it: l = {l1} · $e^{{{m1} − {m}}}$ + {e2} · $e^{{{b2} − {m}}}$ = "
                "{answer}."),
-        "zh": "新的最大值 m = {m}。两个和都换算到它：l = {l1} · e^({m1} − {m}) + {e2} · e^({b2} − {m}) = {answer}。",
+        "zh": "新的最大值 m = {m}。两个和都换算到它：l = {l1} · $e^{{{m1} − {m}}}$ + {e2} · $e^{{{b2} − {m}}}$ = {answer}。",
     },
     "quiz.online_softmax.trap_no_rescale": {
         "en": "The two sums are relative to different maxima: rescale to the new max before adding.",
         "zh": "两个和相对于不同的最大值：相加之前先换算到新的最大值。",
     },
     "quiz.online_softmax.trap_sign": {
-        "en": "Rescale by e^(m_old − m_new), which is at most 1: the new max makes the old terms smaller.",
-        "zh": "乘的是 e^(m_old − m_new)，它不超过 1：新的最大值让旧的各项变小。",
+        "en": "Rescale by $e^{{m_\\text{{old}} − m_\\text{{new}}}}$, which is at most 1: the new max makes the old terms smaller.",
+        "zh": "乘的是 $e^{{m_\\text{{old}} − m_\\text{{new}}}}$，它不超过 1：新的最大值让旧的各项变小。",
     },
     "quiz.online_softmax.trap_max": {"en": "l is a sum over all keys so far, not the larger of two.", "zh": "l 是到目前为止所有键的和，而不是两者中较大的那个。"},
     # ----- figures
@@ -553,7 +558,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "fig.llm.change_axis": {"en": "mean |Δ weight|", "zh": "平均 |Δ 权重|"},
     "fig.llm.alibi_head": {"en": "head {n} (m = {m})", "zh": "头 {n}（m = {m}）"},
     "fig.llm.trained_length": {"en": "trained length", "zh": "训练长度"},
-    "fig.llm.alibi_title": {"en": "ALiBi's bias −m_i · d by distance d", "zh": "ALiBi 的偏置 −m_i · d 随距离 d 的变化"},
+    "fig.llm.alibi_title": {"en": "ALiBi's bias −mᵢ · d by distance d", "zh": "ALiBi 的偏置 −mᵢ · d 随距离 d 的变化"},
     "fig.llm.distance": {"en": "distance back i − j", "zh": "往回的距离 i − j"},
     "fig.llm.bias": {"en": "bias added to the score", "zh": "加到分数上的偏置"},
     "fig.llm.pairs_seen": {"en": "a full turn within the trained length", "zh": "在训练长度内转满一圈"},
@@ -568,7 +573,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "fig.llm.running_sum": {"en": "running sum l", "zh": "累计和 l"},
     "fig.llm.keys": {"en": "key", "zh": "键"},
     "fig.llm.query": {"en": "query", "zh": "查询"},
-    "fig.llm.cache_cols": {"en": "K/V head · coordinate of d_k", "zh": "K/V 头 · d_k 中的坐标"},
+    "fig.llm.cache_cols": {"en": "K/V head · coordinate of dₖ", "zh": "K/V 头 · dₖ 中的坐标"},
     "fig.llm.layer": {"en": "layer", "zh": "层"},
     "fig.llm.reach_title": {
         "en": "Which keys reach each query within {n} layers, and through which layer first",

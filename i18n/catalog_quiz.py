@@ -426,9 +426,9 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     # ---- how a cost grows (typed number)
     "quiz.cost_scaling.prompt_L": {
-        "en": "The sequence length L becomes {k} times longer (d_model and h stay). The multiplications of {step} "
-        "become how many times as many? Type the factor.",
-        "zh": "序列长度 L 变为原来的 {k} 倍（d_model 和 h 不变）。{step} 的乘法次数变为原来的多少倍？请输入倍数。",
+        "en": "The sequence length L becomes {k} times longer ($d_\\text{{model}}$ and h stay). The multiplications of "
+              "{step} become how many times as many? Type the factor.",
+        "zh": "序列长度 L 变为原来的 {k} 倍（$d_\\text{{model}}$ 和 h 不变）。{step} 的乘法次数变为原来的多少倍？请输入倍数。",
     },
     "quiz.cost_scaling.prompt_d": {
         "en": "$d_\\text{{model}}$ becomes {k} times larger (L and h stay). The multiplications of {step} become "

@@ -15,7 +15,7 @@ Public API (stable: extended, never renamed):
     Lesson: id, stops (tuple[Stop]), minutes (planned total), checkpoints (the stops that ask), path,
             title(lang), summary(lang), objectives(lang) -> list[str], stop(index) (clamped),
             stop_by_id(id), planned_before(index) (minutes planned before stop `index` starts)
-    Stop:   index (0-based), number (1-based), id, page (a url_path of ui/frame.py PAGES), settings (a validated
+    Stop:   index (0-based), number (1-based), id, page (a url_path of ui/nav.py PAGES), settings (a validated
             explorer.Settings: the lesson's settings, the stop's on top), step (1..9 on /steps, else None),
             minutes, checkpoint (Checkpoint(kind, seed) | None), line (in its file),
             title(lang), task(lang) (what the class looks at or does), notes(lang) (speaker notes)
@@ -37,7 +37,7 @@ A lesson file (TOML; the built-in mha45.toml shows every field):
 
     [[stops]]                                     # one or more, in order
     id = "one-head"                               # unique in the lesson
-    page = "steps"                                # a url_path of ui/frame.py PAGES
+    page = "steps"                                # a url_path of ui/nav.py PAGES
     step = 4                                      # only on "steps": 1..9
     minutes = 4                                   # planned time
     settings = { n_heads = 1 }                    # optional: on top of the lesson's
@@ -46,7 +46,7 @@ A lesson file (TOML; the built-in mha45.toml shows every field):
     notes = { en = "...", zh = "..." }            # speaker notes
     checkpoint = { kind = "score_by_hand", seed = 0 }   # optional: a kind of explorer.quiz.KINDS that fits
 
-Nothing here imports Streamlit; the page table is read from ui/nav.py's (or ui/frame.py's) source (lessons/pages.py).
+Nothing here imports Streamlit; the page table is read from ui/nav.py's source (lessons/pages.py).
 lessons.handout.handout_html(lesson, lang, notes=False) -> str: the printable handout (lessons/handout.py; the
 figures of the LLM pages in lessons/handout_llm.py).
 """

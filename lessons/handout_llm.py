@@ -111,13 +111,13 @@ def sharing_figure(s: Settings, lang: str) -> str:
                       row_title=t("llm.queries"), col_title=t("llm.keys"))  # fmt: skip
     moved = _caption(t("llm.share.change_caption", top=f"{view.change.max():.3f}", mean=f"{view.change.mean():.3f}"))
     params = table(
-        ["g", t("llm.share.col_per_kv"), "W^K + W^V", t("llm.share.col_weights"), t("llm.share.col_cache")],
+        ["g", t("llm.share.col_per_kv"), "$W^K + W^V$", t("llm.share.col_weights"), t("llm.share.col_cache")],
         [[c, h // c, f"{2 * d * c * dk:,}", f"{parameter_count(d, h, False, c).weights:,}",
           f"{kv_cache_bytes(1, c, dk, 1, 4):,}"] for c in kv_head_choices(h)],
         t("llm.share.params_title"),
     )  # fmt: skip
     real = table(
-        [t("llm.share.col_model"), t("llm.col_layers"), "h", "g", "d_k", t("llm.share.col_kib_token"),
+        [t("llm.share.col_model"), t("llm.col_layers"), "h", "g", "$d_k$", t("llm.share.col_kib_token"),
          t("llm.share.col_context"), t("llm.share.col_gib"), t("llm.share.col_gib_mha"), t("llm.col_source")],
         [[r.model.name, r.model.layers, r.model.n_heads, r.model.n_kv_heads, r.model.d_k, f"{r.per_token / 1024:,.0f}",
           f"{r.model.context:,}", f"{r.at_context / GIB:,.2f}", f"{r.without_sharing / GIB:,.2f}", r.model.source]
@@ -145,7 +145,7 @@ def positions_figure(s: Settings, lang: str) -> str:
     )  # fmt: skip
     slopes = alibi_slopes(s.n_heads).numpy()
     alibi = table(
-        [t("llm.head"), "m_i", *(t("handout.llm.col_bias", d=d) for d in ALIBI_DISTANCES)],
+        [t("llm.head"), "$m_i$", *(t("handout.llm.col_bias", d=d) for d in ALIBI_DISTANCES)],
         [[i + 1, f"{m:.4g}", *(f"{-m * d:.4g}".replace("-", "−") for d in ALIBI_DISTANCES)]
          for i, m in enumerate(slopes)],
         t("llm.pos.alibi_title"),

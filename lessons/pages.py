@@ -1,8 +1,8 @@
-"""The pages a stop may name: the url_paths of the app's one page table, `PAGES` (ui/nav.py, or ui/frame.py where
-the table has not moved there), read from that file's source.
+"""The pages a stop may name: the url_paths of the app's one page table, `PAGES` (ui/nav.py), read from that file's
+source.
 
-Importing ui/frame.py starts Streamlit (and the live class); the lesson model stays without Streamlit, so it reads
-the literal table with `ast` instead (tests/test_lessons.py checks that the two agree). The lesson page itself is
+Importing the ui package starts Streamlit; the lesson model stays without Streamlit, so it reads the literal table
+with `ast` instead (tests/test_lessons.py checks that the two agree). The lesson page itself is
 not a stop.
 """
 
@@ -12,26 +12,22 @@ import ast
 from functools import lru_cache
 from pathlib import Path
 
-UI = Path(__file__).resolve().parent.parent / "ui"
-SOURCES = (UI / "nav.py", UI / "frame.py")  # the first that holds a literal PAGES table
+NAV = Path(__file__).resolve().parent.parent / "ui" / "nav.py"  # the page table, without Streamlit
 N_STEPS = 9  # the steps of /steps (ui.steps_view.STEP_KEYS; a test checks the count)
 STEP_PAGE = "steps"
-NOT_A_STOP = frozenset({"lesson"})
+NOT_A_STOP = frozenset({"lesson", "console"})  # the console is the teacher's screen, never a stop
 
 
 @lru_cache(maxsize=1)
 def page_table() -> tuple[tuple[str, ...], ...]:
     """The rows of PAGES: (file, url_path, title key, section key)."""
-    for source in SOURCES:
-        if not source.exists():
-            continue
-        for node in ast.parse(source.read_text(encoding="utf-8")).body:
-            target = node.target if isinstance(node, ast.AnnAssign) else None
-            if isinstance(node, ast.Assign) and len(node.targets) == 1:
-                target = node.targets[0]
-            if isinstance(target, ast.Name) and target.id == "PAGES" and node.value is not None:
-                return tuple(tuple(str(x) for x in row) for row in ast.literal_eval(node.value))
-    raise LookupError(f"no literal PAGES table in {', '.join(map(str, SOURCES))}")
+    for node in ast.parse(NAV.read_text(encoding="utf-8")).body:
+        target = node.target if isinstance(node, ast.AnnAssign) else None
+        if isinstance(node, ast.Assign) and len(node.targets) == 1:
+            target = node.targets[0]
+        if isinstance(target, ast.Name) and target.id == "PAGES" and node.value is not None:
+            return tuple(tuple(str(x) for x in row) for row in ast.literal_eval(node.value))
+    raise LookupError(f"no literal PAGES table in {NAV}")
 
 
 def app_pages() -> tuple[str, ...]:

@@ -1,40 +1,62 @@
 """Live classroom rooms: a teacher leads, students follow and answer. Knows nothing of pages or Streamlit.
 
-    rooms = open_rooms()                      # SQLite file by default, Redis when MHA_REDIS_URL is set
-    ticket = rooms.create()                   # ticket.code for the students, ticket.key for the teacher only
-    rooms.lead(ticket.code, ticket.key, {"page": "heads", "settings": "...", "step": 0})
-    code, sid = rooms.join(ticket.code)       # a student
-    rooms.version(code)                       # what a follower polls (cheap)
+    rooms = open_rooms()                              # SQLite file by default, Redis when MHA_REDIS_URL is set
+    ticket = rooms.create(Client(browser_id, addr))   # ticket.code for the students, ticket.key for the teacher only
+    code, console = rooms.open_screen(ticket.code, "console", browser_id)   # the teacher's console, accepted
+    rooms.lead(code, Pass(console.sid, browser_id), {"page": "heads", "settings": "...", "step": 0})
+    code, sid = rooms.join(code, client=Client(student_browser_id, addr))  # a student's seat
+    rooms.version(code)                               # what a follower polls (cheap)
 """
 
 from __future__ import annotations
 
+import dataclasses
 import os
 
+from .errors import LiveError, StoreUnavailable
 from .rooms import (
+    ACCEPTED,
     ALPHABET,
     CODE_LEN,
+    CONSOLE,
+    PROJECTOR,
+    REFUSED,
+    WAITING,
     Answer,
+    Asked,
+    Client,
     Limits,
-    LiveError,
+    Pass,
     Presence,
     Room,
     Rooms,
-    StoreUnavailable,
+    Screen,
     Ticket,
     clean_nickname,
     normalise_code,
+    valid_id,
 )
 
 REDIS_ENV = "MHA_REDIS_URL"
+# limits a deployment may set (a whole school behind one address, a bench of 200 browsers on one machine, ...)
+LIMIT_ENV = {"MHA_LIVE_MAX_ROOMS": "max_rooms", "MHA_LIVE_SEATS_PER_ADDRESS": "seats_per_address",
+             "MHA_LIVE_ROOMS_PER_ADDRESS": "rooms_per_address"}  # fmt: skip
+
+
+def limits_from_env() -> Limits:
+    """The default limits, with the ones the environment sets (a whole number each; anything else is ignored)."""
+    values = {}
+    for env, name in LIMIT_ENV.items():
+        raw = os.environ.get(env, "").strip()
+        if raw.isascii() and raw.isdecimal() and len(raw) <= 6:
+            values[name] = int(raw)
+    return dataclasses.replace(Limits(), **values)
 
 
 def open_rooms(limits: Limits | None = None) -> Rooms:
     """The store this server uses: Redis at `MHA_REDIS_URL` when it is set, else the SQLite file
-    (`MHA_LIVE_DB`, default in the temporary folder). `MHA_LIVE_MAX_ROOMS` caps the open rooms."""
-    if limits is None:
-        raw = os.environ.get("MHA_LIVE_MAX_ROOMS", "")
-        limits = Limits(max_rooms=int(raw)) if raw.isascii() and raw.isdecimal() else Limits()
+    (`MHA_LIVE_DB`, default in the temporary folder). The limits come from the environment (`LIMIT_ENV`)."""
+    limits = limits or limits_from_env()
     url = os.environ.get(REDIS_ENV, "").strip()
     if url:
         from .redis_backend import RedisBackend
@@ -46,6 +68,7 @@ def open_rooms(limits: Limits | None = None) -> Rooms:
 
 
 __all__ = [
-    "ALPHABET", "CODE_LEN", "REDIS_ENV", "Answer", "Limits", "LiveError", "Presence", "Room", "Rooms",
-    "StoreUnavailable", "Ticket", "clean_nickname", "normalise_code", "open_rooms",
+    "ACCEPTED", "ALPHABET", "CODE_LEN", "CONSOLE", "LIMIT_ENV", "PROJECTOR", "REDIS_ENV", "REFUSED", "WAITING",
+    "Answer", "Asked", "Client", "Limits", "LiveError", "Pass", "Presence", "Room", "Rooms", "Screen",
+    "StoreUnavailable", "Ticket", "clean_nickname", "limits_from_env", "normalise_code", "open_rooms", "valid_id",
 ]  # fmt: skip

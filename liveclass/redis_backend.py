@@ -17,28 +17,74 @@ import redis
 from redis.backoff import NoBackoff
 from redis.retry import Retry
 
-from .rooms import LiveError, Record, StoreUnavailable
+from .errors import StoreUnavailable
+from .rooms import Record, RoomCaps, ScreenRow, SeatCaps
 
 P = "mha:live:"
 INDEX = P + "rooms"  # sorted set: open room code -> expiry time
 GRACE = 3600  # a room's keys outlive its expiry by an hour, so a late student hears "expired", not "unknown"
 
 INSERT_ROOM = """
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
-if redis.call('EXISTS', KEYS[2]) == 1 then return 0 end
-if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[2]) then return -1 end
+local now = tonumber(ARGV[1])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
+if redis.call('EXISTS', KEYS[2]) == 1 then return {'taken', ARGV[1]} end
+local n, by_client, by_address, free_at = 0, 0, 0, nil
+for _, c in ipairs(redis.call('ZRANGE', KEYS[1], 0, -1)) do
+    local key = ARGV[15] .. c
+    local f = redis.call('HMGET', key, 'ended', 'beat', 'expires', 'owner', 'address')
+    if not f[1] then
+        redis.call('ZREM', KEYS[1], c)
+    elseif tonumber(f[1]) == 0 then
+        local beat = tonumber(f[2] or '0') or 0
+        if beat < tonumber(ARGV[13]) then  -- abandoned: no screen of it seen for room_idle
+            redis.call('HSET', key, 'ended', 1)
+            redis.call('HINCRBY', key, 'version', 1)
+            redis.call('ZREM', KEYS[1], c)
+        else
+            n = n + 1
+            local t = math.min(tonumber(f[3]), beat + tonumber(ARGV[14]))
+            if free_at == nil or t < free_at then free_at = t end
+            if ARGV[8] ~= '' and f[4] == ARGV[8] then by_client = by_client + 1 end
+            if ARGV[9] ~= '' and f[5] == ARGV[9] then by_address = by_address + 1 end
+        end
+    end
+end
+if n >= tonumber(ARGV[2]) then return {'full', tostring(free_at or now)} end
+if tonumber(ARGV[11]) > 0 and ARGV[8] ~= '' and by_client >= tonumber(ARGV[11]) then return {'client', ARGV[1]} end
+if tonumber(ARGV[12]) > 0 and ARGV[9] ~= '' and by_address >= tonumber(ARGV[12]) then return {'address', ARGV[1]} end
 redis.call('HSET', KEYS[2], 'code', ARGV[3], 'teacher_hash', ARGV[4], 'created', ARGV[5], 'expires', ARGV[6],
-    'ended', 0, 'version', 0, 'state', '{}', 'question', '', 'qid', '', 'answer', -1, 'revealed', 0, 'solution', '')
+    'ended', 0, 'version', 0, 'state', '{}', 'question', '', 'qid', '', 'answer', -1, 'revealed', 0, 'solution', '',
+    'owner', ARGV[8], 'address', ARGV[9], 'beat', ARGV[10])
 redis.call('EXPIRE', KEYS[2], ARGV[7])
 redis.call('ZADD', KEYS[1], ARGV[6], ARGV[3])
-return 1
+return {'ok', ARGV[1]}
 """
 ADD_STUDENT = """
-if redis.call('ZSCORE', KEYS[1], ARGV[3]) then return 1 end
-if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[2]) then return 0 end
+for _, s in ipairs(redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', '(' .. ARGV[9])) do  -- gone for a while: given back
+    redis.call('ZREM', KEYS[1], s)
+    redis.call('HDEL', KEYS[2], s)
+    redis.call('SREM', KEYS[3], s)
+end
+if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[2]) then return 'full' end
+local client, address = ARGV[5], ARGV[6]
+local per_client, per_address = tonumber(ARGV[7]), tonumber(ARGV[8])
+if (per_client > 0 and client ~= '') or (per_address > 0 and address ~= '') then
+    local by_client, by_address = 0, 0
+    for _, who in ipairs(redis.call('HVALS', KEYS[2])) do
+        local sep = string.find(who, '|', 1, true)
+        if sep then
+            if string.sub(who, 1, sep - 1) == client then by_client = by_client + 1 end
+            if string.sub(who, sep + 1) == address then by_address = by_address + 1 end
+        end
+    end
+    if per_client > 0 and client ~= '' and by_client >= per_client then return 'client' end
+    if per_address > 0 and address ~= '' and by_address >= per_address then return 'address' end
+end
 redis.call('ZADD', KEYS[1], ARGV[1], ARGV[3])
+redis.call('HSET', KEYS[2], ARGV[3], client .. '|' .. address)
 redis.call('EXPIRE', KEYS[1], ARGV[4])
-return 1
+redis.call('EXPIRE', KEYS[2], ARGV[4])
+return 'ok'
 """
 TOUCH = """
 if not redis.call('ZSCORE', KEYS[1], ARGV[2]) then return 0 end
@@ -52,9 +98,53 @@ else
 end
 return 1
 """
+PUT_SCREEN = """
+local count = 0
+local all = redis.call('HGETALL', KEYS[1])
+for i = 1, #all, 2 do
+    local r = cjson.decode(all[i + 1])
+    if (r[3] ~= 'accepted' and r[4] < tonumber(ARGV[3])) or r[4] < tonumber(ARGV[4]) then
+        redis.call('HDEL', KEYS[1], all[i])
+    else
+        count = count + 1
+    end
+end
+if count >= tonumber(ARGV[2]) then return 0 end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[5])
+redis.call('EXPIRE', KEYS[1], ARGV[6])
+return 1
+"""
+SET_SCREEN = """
+local raw = redis.call('HGET', KEYS[1], ARGV[1])
+if not raw then return 0 end
+local r = cjson.decode(raw)
+if ARGV[2] ~= '' then r[3] = ARGV[2] end
+if ARGV[3] ~= '' then
+    r[4] = tonumber(ARGV[3])
+    local beat = tonumber(redis.call('HGET', KEYS[2], 'beat') or '0') or 0
+    if r[4] > beat then redis.call('HSET', KEYS[2], 'beat', ARGV[3]) end
+end
+redis.call('HSET', KEYS[1], ARGV[1], cjson.encode(r))
+return 1
+"""
+TAKE_INVITE = """
+local raw = redis.call('HGET', KEYS[1], ARGV[1])
+if not raw then return false end
+local r = cjson.decode(raw)
+if r[2] < 1 or r[3] <= tonumber(ARGV[2]) then return false end
+r[2] = r[2] - 1
+redis.call('HSET', KEYS[1], ARGV[1], cjson.encode(r))
+return r[1]
+"""
+SET_STATE = """
+if redis.call('HGET', KEYS[1], 'state') ~= ARGV[2] then return false end
+redis.call('HSET', KEYS[1], 'state', ARGV[1])
+return redis.call('HINCRBY', KEYS[1], 'version', 1)
+"""
 FIELDS = ("code", "teacher_hash", "created", "expires", "ended", "version", "state", "question", "qid", "answer",
-          "revealed", "solution")  # fmt: skip
-TYPES = {"created": float, "expires": float, "ended": int, "version": int, "answer": int, "revealed": int}
+          "revealed", "solution", "owner", "address", "beat")  # fmt: skip
+TYPES = {"created": float, "expires": float, "ended": int, "version": int, "answer": int, "revealed": int,
+         "beat": float}  # fmt: skip
 
 
 def _room(code: str) -> str:
@@ -70,7 +160,8 @@ class RedisBackend:
         )  # fmt: skip
         self._down_until = 0.0
         self._lock = threading.Lock()
-        scripts = {"insert": INSERT_ROOM, "add": ADD_STUDENT, "touch": TOUCH}
+        scripts = {"insert": INSERT_ROOM, "add": ADD_STUDENT, "touch": TOUCH, "put_screen": PUT_SCREEN,
+                   "set_screen": SET_SCREEN, "take_invite": TAKE_INVITE, "set_state": SET_STATE}  # fmt: skip
         self._scripts = {name: self.client.register_script(src) for name, src in scripts.items()}
 
     def _call(self, fn, *args, **kwargs):
@@ -94,14 +185,14 @@ class RedisBackend:
     def ping(self) -> None:
         self._call(self.client.ping)
 
-    def insert_room(self, rec: Record, now: float, max_rooms: int) -> bool:
-        res = self._call(
+    def insert_room(self, rec: Record, now: float, caps: RoomCaps, room_idle: float) -> tuple[str, float]:
+        status, when = self._call(
             self._scripts["insert"], keys=[INDEX, _room(rec.code)],
-            args=[now, max_rooms, rec.code, rec.teacher_hash, rec.created, rec.expires, self._ttl(rec.expires, now)],
+            args=[now, caps.max_rooms, rec.code, rec.teacher_hash, rec.created, rec.expires,
+                  self._ttl(rec.expires, now), rec.owner, rec.address, rec.beat, caps.per_client, caps.per_address,
+                  caps.idle_before, room_idle, f"{P}room:"],
         )  # fmt: skip
-        if res == -1:
-            raise LiveError("too_many_rooms", limit=max_rooms)
-        return res == 1
+        return str(status), float(when)
 
     def load_room(self, code: str) -> Record | None:
         values = self._call(self.client.hmget, _room(code), FIELDS)
@@ -119,25 +210,39 @@ class RedisBackend:
     def update_room(self, code: str, fields: dict[str, Any]) -> int:
         def run() -> int:
             pipe = self.client.pipeline(transaction=True)
-            pipe.hset(_room(code), mapping=fields)
+            if fields:
+                pipe.hset(_room(code), mapping=fields)
             pipe.hincrby(_room(code), "version", 1)
             if fields.get("ended"):
                 pipe.zrem(INDEX, code)
-            return pipe.execute()[1]
+            return pipe.execute()[1 if fields else 0]
 
         return int(self._call(run))
 
-    def add_student(self, code: str, sid: str, now: float, max_students: int, expires: float) -> bool:
-        seen = f"{_room(code)}:seen"
-        args = [now, max_students, sid, self._ttl(expires, now)]
-        return self._call(self._scripts["add"], keys=[seen], args=args) == 1
+    def set_state(self, code: str, text: str, base: str) -> int | None:
+        version = self._call(self._scripts["set_state"], keys=[_room(code)], args=[text, base])
+        return None if version is None else int(version)
 
-    def has_student(self, code: str, sid: str) -> bool:
-        return self._call(self.client.zscore, f"{_room(code)}:seen", sid) is not None
+    def add_student(self, code: str, sid: str, now: float, expires: float, client: str, address: str,
+                    caps: SeatCaps) -> str:  # fmt: skip
+        room = _room(code)
+        args = [now, caps.max_students, sid, self._ttl(expires, now), client, address, caps.per_client,
+                caps.per_address, caps.idle_before]  # fmt: skip
+        return str(self._call(self._scripts["add"], keys=[f"{room}:seen", f"{room}:who", f"{room}:away"], args=args))
 
-    def touch(self, code: str, sid: str, now: float, following: bool) -> None:
-        self._call(self._scripts["touch"], keys=[f"{_room(code)}:seen", f"{_room(code)}:away"],
-                   args=[now, sid, "1" if following else "0"])  # fmt: skip
+    def student_client(self, code: str, sid: str) -> str | None:
+        def run() -> str | None:
+            pipe = self.client.pipeline(transaction=False)
+            pipe.zscore(f"{_room(code)}:seen", sid)
+            pipe.hget(f"{_room(code)}:who", sid)
+            seen, who = pipe.execute()
+            return None if seen is None else (who or "").partition("|")[0]
+
+        return self._call(run)
+
+    def touch(self, code: str, sid: str, now: float, following: bool) -> bool:
+        return self._call(self._scripts["touch"], keys=[f"{_room(code)}:seen", f"{_room(code)}:away"],
+                          args=[now, sid, "1" if following else "0"]) == 1  # fmt: skip
 
     def presence(self, code: str, since: float) -> tuple[int, int, int]:
         def run() -> tuple[int, int, int]:
@@ -149,6 +254,62 @@ class RedisBackend:
             return int(joined), len(recent), sum(1 for s in recent if s not in away)
 
         return self._call(run)
+
+    def put_screen(self, code: str, row: ScreenRow, max_screens: int, expires: float, stale_before: float,
+                   gone_before: float) -> bool:  # fmt: skip
+        sid, *rest = row
+        args = [sid, max_screens, stale_before, gone_before, json.dumps(rest), self._ttl(expires, row[4])]
+        return self._call(self._scripts["put_screen"], keys=[f"{_room(code)}:screens"], args=args) == 1
+
+    def get_screens(self, code: str) -> list[ScreenRow]:
+        rows = self._call(self.client.hgetall, f"{_room(code)}:screens")
+        out = []
+        for sid, raw in rows.items():
+            role, client, status, seen, created = json.loads(raw)
+            out.append((sid, str(role), str(client), str(status), float(seen), float(created)))
+        return out
+
+    def set_screen(self, code: str, sid: str, status: str) -> None:
+        self._call(self._scripts["set_screen"], keys=[f"{_room(code)}:screens", _room(code)], args=[sid, status, ""])
+
+    def touch_screen(self, code: str, sid: str, now: float) -> None:
+        self._call(self._scripts["set_screen"], keys=[f"{_room(code)}:screens", _room(code)], args=[sid, "", now])
+
+    def put_invite(self, code: str, token_hash: str, role: str, uses: int, until: float) -> None:
+        key = f"{_room(code)}:invites"
+
+        def run() -> None:
+            pipe = self.client.pipeline(transaction=True)
+            pipe.hset(key, token_hash, json.dumps([role, uses, until]))
+            pipe.expire(key, self._ttl(until, time.time()))
+            pipe.execute()
+
+        self._call(run)
+
+    def take_invite(self, code: str, token_hash: str, now: float) -> str | None:
+        role = self._call(self._scripts["take_invite"], keys=[f"{_room(code)}:invites"], args=[token_hash, now])
+        return str(role) if role else None
+
+    def put_question(self, code: str, n: int, qid: str, text: str, now: float, expires: float, keep: int) -> None:
+        key = f"{_room(code)}:questions"
+
+        def run() -> None:
+            pipe = self.client.pipeline(transaction=True)
+            pipe.hset(key, str(n), json.dumps([qid, text, now], ensure_ascii=False))
+            if n > keep:
+                pipe.hdel(key, str(n - keep))
+            pipe.expire(key, self._ttl(expires, now))
+            pipe.execute()
+
+        self._call(run)
+
+    def get_questions(self, code: str) -> list[tuple[int, str, str, float]]:
+        rows = self._call(self.client.hgetall, f"{_room(code)}:questions")
+        out = []
+        for n, raw in rows.items():
+            qid, text, at = json.loads(raw)
+            out.append((int(n), str(qid), str(text), float(at)))
+        return sorted(out)
 
     def put_answer(self, code: str, qid: str, sid: str, choice: int, nickname: str, now: float,
                    expires: float, value: str = "") -> None:  # fmt: skip

@@ -3,6 +3,18 @@
 `Rooms` sits on a backend (SQLite or Redis, same primitives) and knows nothing of pages: it takes and gives
 plain strings, ints and dicts. Every refusal is a `LiveError` whose `code` names a translated message
 (`live.err.<code>`); a backend that cannot be reached raises `StoreUnavailable`.
+
+Who is who:
+- The **teacher key** is made when a room is opened and shown once, on the teacher's console. It opens a console (on
+  another device, or after a reload); it is never needed for anything else.
+- A **screen** is a console or a projector of the room. It acts with a `Pass` (its id and its browser), which works
+  only while the screen is accepted. The browser that opened the room, and a browser that already has an accepted
+  screen of that kind, are accepted at once; any other is accepted by an open console (or comes with an invite an
+  open console made). A console with the key is accepted at once only when no console is open.
+- A **student** holds a seat: an id bound to the browser that joined. A link with someone else's id (`me=`) opened in
+  another browser gets a seat of its own, never theirs.
+- A **client** is one browser (the hash of a secret it keeps) at one network address: it may hold a few seats per room
+  and open a few rooms; seats of students gone for a while are given back, and an abandoned room frees its place.
 """
 
 from __future__ import annotations
@@ -10,45 +22,62 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+import math
 import secrets
 import threading
 import time
 import unicodedata
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Protocol
+
+from .errors import LiveError, StoreUnavailable
 
 # No 0/O, 1/I/L, no vowels-only confusion: what a student reads off a projector and types on a phone.
 ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
 CODE_LEN = 6
+CONSOLE, PROJECTOR = "console", "projector"
+ACCEPTED, WAITING, REFUSED = "accepted", "waiting", "refused"
+OK = "ok"  # a backend's answer when a limit did not stop an insert
 
 
 @dataclass(frozen=True)
 class Limits:
     max_rooms: int = 200  # open rooms in one store
-    max_students: int = 300  # per room
+    max_students: int = 300  # seats per room
     max_nickname: int = 24  # characters
     max_state: int = 16 * 1024  # bytes of the teacher's state
     max_question: int = 16 * 1024  # bytes of one serialised question
     max_options: int = 12
     max_answer: int = 40  # characters of a typed answer (a number or a shape)
+    max_questions: int = 100  # questions a room keeps for its CSV
+    max_screens: int = 8  # consoles and projectors of one room (waiting ones included)
     ttl: float = 12 * 3600.0  # a room expires this long after it was opened
-    seen_window: float = 15.0  # a student is connected while their last heartbeat is this recent
+    seen_window: float = 15.0  # a student or a screen is connected while its last heartbeat is this recent
+    seats_per_client: int = 3  # seats one browser may hold in one room
+    seats_per_address: int = 8  # seats one network address may hold in one room (0: no limit)
+    rooms_per_client: int = 3  # open rooms one browser may have opened
+    rooms_per_address: int = 10  # open rooms one network address may have opened (0: no limit)
+    seat_idle: float = 600.0  # a seat not seen for this long is given back (its answers stay)
+    room_idle: float = 2 * 3600.0  # a room none of whose screens was seen for this long frees its place
+    invite_ttl: float = 3600.0  # an invite (a private link to a projector or a console) works this long
 
 
-class LiveError(ValueError):
-    """A refused request; `code` names the translated message `live.err.<code>`, `params` fill it."""
+@dataclass(frozen=True)
+class Client:
+    """One browser as the server can tell it: `id` the hash of a secret the browser keeps ('' when it sent none),
+    `address` its network address ('' for this machine: the server's own user, or a proxy that did not say)."""
 
-    def __init__(self, code: str, **params: Any) -> None:
-        super().__init__(code)
-        self.code, self.params = code, params
+    id: str = ""
+    address: str = ""
 
 
-class StoreUnavailable(LiveError):
-    """The room store did not answer in time (Redis down, database locked): the app works on its own."""
+@dataclass(frozen=True)
+class Pass:
+    """What a teacher screen (console or projector) acts with: its id in the room and its browser's id."""
 
-    def __init__(self) -> None:
-        super().__init__("store_down")
+    sid: str
+    client: str
 
 
 @dataclass(frozen=True)
@@ -63,7 +92,7 @@ class Ticket:
 class Room:
     """What anyone in the room may see. `answer` is None until the teacher reveals the question: then the option
     index, or for a typed question the value (a number or a list of dimensions) and `solution` (the value, its
-    tolerance and the known slips, liveclass.typed.as_quiz reads it)."""
+    tolerance and the known slips, liveclass.typed.as_quiz reads it). A closed question is no question."""
 
     code: str
     version: int
@@ -78,15 +107,27 @@ class Room:
 
 @dataclass(frozen=True)
 class Presence:
-    joined: int  # students who ever joined (the room's limit counts these)
+    joined: int  # seats held (the room's limit counts these)
     connected: int  # heartbeat within the window
     following: int  # connected and following the teacher
 
 
 @dataclass(frozen=True)
+class Screen:
+    """A console or projector of a room, as the consoles see the list."""
+
+    sid: str
+    role: str
+    status: str  # accepted, waiting, refused
+    seen: float
+    created: float
+    open: bool  # seen within the window
+
+
+@dataclass(frozen=True)
 class Answer:
     """One student's answer: `choice` the option index (-1 for a typed answer, whose `value` is the number or the
-    dimensions and `right` its grade by the quiz's check)."""
+    dimensions, `text` what the student typed, and `right` its grade by the quiz's check)."""
 
     sid: str
     choice: int
@@ -94,6 +135,19 @@ class Answer:
     at: float
     value: Any = None
     right: bool | None = None
+    text: str = ""
+
+
+@dataclass(frozen=True)
+class Asked:
+    """A question the room was asked (for the teacher's CSV): its id, the question, its answer (option index or a
+    typed question's solution), when, and its number in the class (1, 2, ...)."""
+
+    qid: str
+    question: dict[str, Any]
+    answer: Any
+    at: float
+    n: int
 
 
 @dataclass
@@ -112,24 +166,68 @@ class Record:
     answer: int = -1
     revealed: int = 0
     solution: str = ""  # a typed question's solution (JSON), hidden until the reveal
-    extra: dict[str, Any] = field(default_factory=dict)
+    owner: str = ""  # the client id of the browser that opened the room
+    address: str = ""  # and its network address
+    beat: float = 0.0  # the last heartbeat of any of its screens (a room whose screens are all gone is abandoned)
+
+
+@dataclass(frozen=True)
+class RoomCaps:
+    """What an insert of a room checks, atomically: the server's, the client's and the address's open rooms (rooms
+    whose screens were all gone since `idle_before` are ended first)."""
+
+    max_rooms: int
+    per_client: int
+    per_address: int
+    idle_before: float
+
+
+@dataclass(frozen=True)
+class SeatCaps:
+    """What a new seat checks, atomically: the room's, the client's and the address's seats (seats not seen since
+    `idle_before` are given back first)."""
+
+    max_students: int
+    per_client: int
+    per_address: int
+    idle_before: float
+
+
+ScreenRow = tuple[str, str, str, str, float, float]  # sid, role, client, status, seen, created
 
 
 class Backend(Protocol):
     """Storage primitives; each call is one short, atomic operation with a fast timeout."""
 
     def ping(self) -> None: ...
-    def insert_room(self, rec: Record, now: float, max_rooms: int) -> bool: ...  # False: code taken
+    # rooms: "ok", "taken" (code in use), "full", "client", "address"; and when full, the time a place frees up
+    def insert_room(self, rec: Record, now: float, caps: RoomCaps, room_idle: float) -> tuple[str, float]: ...
     def load_room(self, code: str) -> Record | None: ...
     def load_version(self, code: str) -> tuple[int, int, float] | None: ...  # (version, ended, expires)
     def update_room(self, code: str, fields: dict[str, Any]) -> int: ...  # bumps and returns the version
-    def add_student(self, code: str, sid: str, now: float, max_students: int, expires: float) -> bool: ...
-    def has_student(self, code: str, sid: str) -> bool: ...
-    def touch(self, code: str, sid: str, now: float, following: bool) -> None: ...
+    def set_state(self, code: str, text: str, base: str) -> int | None: ...  # only if the state is `base` (else None)
+    # seats: "ok", "full", "client", "address"
+    def add_student(self, code: str, sid: str, now: float, expires: float, client: str, address: str,
+                    caps: SeatCaps) -> str: ...  # fmt: skip
+    def student_client(self, code: str, sid: str) -> str | None: ...  # None: no such seat
+    def touch(self, code: str, sid: str, now: float, following: bool) -> bool: ...  # False: no such seat
     def presence(self, code: str, since: float) -> tuple[int, int, int]: ...
     def put_answer(self, code: str, qid: str, sid: str, choice: int, nickname: str, now: float,
                    expires: float, value: str = "") -> None: ...  # fmt: skip
     def get_answers(self, code: str, qid: str) -> list[tuple[str, int, str, float, str]]: ...
+    # screens and invites
+    # a new screen (False: the room has max_screens); screens not accepted and not seen since stale_before, and
+    # screens not seen since gone_before, go first
+    def put_screen(self, code: str, row: ScreenRow, max_screens: int, expires: float, stale_before: float,
+                   gone_before: float) -> bool: ...  # fmt: skip
+    def get_screens(self, code: str) -> list[ScreenRow]: ...
+    def set_screen(self, code: str, sid: str, status: str) -> None: ...
+    def touch_screen(self, code: str, sid: str, now: float) -> None: ...  # and the room's beat
+    def put_invite(self, code: str, token_hash: str, role: str, uses: int, until: float) -> None: ...
+    def take_invite(self, code: str, token_hash: str, now: float) -> str | None: ...  # the role; one use spent
+    # the questions a room was asked, for the CSV
+    def put_question(self, code: str, n: int, qid: str, text: str, now: float, expires: float, keep: int) -> None: ...
+    def get_questions(self, code: str) -> list[tuple[int, str, str, float]]: ...  # n, qid, JSON text, at
 
 
 def _hash(key: str) -> str:
@@ -154,12 +252,18 @@ def clean_nickname(raw: object, limit: int) -> str:
     return text
 
 
-def _valid_sid(sid: object) -> bool:
+def valid_id(sid: object) -> bool:
+    """A seat's, screen's or invite's id as the store makes them (URL-safe, 8 to 64 characters)."""
     return isinstance(sid, str) and 8 <= len(sid) <= 64 and sid.isascii() and all(c.isalnum() or c in "-_" for c in sid)
 
 
+def _minutes(seconds: float) -> int:
+    return max(1, math.ceil(seconds / 60))
+
+
 class Rooms:
-    """The room store's interface: create/lead/ask/reveal/end for the teacher, join/heartbeat/submit for students."""
+    """The room store's interface: create/lead/ask/reveal/close/end for the teacher's screens, join/heartbeat/submit
+    for students."""
 
     def __init__(self, backend: Backend, limits: Limits | None = None, clock: Callable[[], float] = time.time) -> None:
         self.backend, self.limits, self.clock = backend, limits or Limits(), clock
@@ -240,59 +344,177 @@ class Rooms:
             self._recent.pop(code, None)
         return version
 
-    # ---- the teacher
-    def create(self) -> Ticket:
-        """Open a room: a fresh join code and the teacher key (shown once; only its hash is kept)."""
-        now = self.clock()
+    # ---- opening a room, and its screens
+    def create(self, client: Client = Client()) -> Ticket:
+        """Open a room: a fresh join code and the teacher key (shown once; only its hash is kept). Refused when the
+        server, this browser or this address has as many open rooms as it may: the message says when a place frees."""
+        lim, now = self.limits, self.clock()
         key = secrets.token_urlsafe(12)
+        caps = RoomCaps(lim.max_rooms, lim.rooms_per_client if client.id else 0,
+                        lim.rooms_per_address if client.address else 0, now - lim.room_idle)  # fmt: skip
         for _ in range(20):
             code = "".join(secrets.choice(ALPHABET) for _ in range(CODE_LEN))
-            rec = Record(code=code, teacher_hash=_hash(key), created=now, expires=now + self.limits.ttl)
-            if self.backend.insert_room(rec, now, self.limits.max_rooms):
+            rec = Record(code=code, teacher_hash=_hash(key), created=now, expires=now + lim.ttl, owner=client.id,
+                         address=client.address, beat=now)  # fmt: skip
+            status, free_at = self.backend.insert_room(rec, now, caps, lim.room_idle)
+            if status == OK:
                 self._found(code)
                 return Ticket(code, key)
-        raise LiveError("too_many_rooms", limit=self.limits.max_rooms)  # pragma: no cover - 31^6 codes
+            if status == "full":
+                raise LiveError("too_many_rooms", limit=lim.max_rooms, minutes=_minutes(free_at - now))
+            if status == "client":
+                raise LiveError("rooms_per_client", limit=lim.rooms_per_client)
+            if status == "address":
+                raise LiveError("rooms_per_address", limit=lim.rooms_per_address)
+        raise LiveError("too_many_rooms", limit=lim.max_rooms, minutes=1)  # pragma: no cover - 31^6 codes
 
-    def _teacher(self, code: object, key: object) -> Record:
+    def _key_ok(self, rec: Record, key: object) -> bool:
+        return isinstance(key, str) and hmac.compare_digest(_hash(key), rec.teacher_hash)
+
+    def _screen(self, rec: Record, sid: str) -> ScreenRow | None:
+        return next((row for row in self.backend.get_screens(rec.code) if row[0] == sid), None)
+
+    def _teacher(self, code: object, auth: object, roles: tuple[str, ...] = (CONSOLE,)) -> Record:
+        """The room, when `auth` is its teacher key or the pass of one of its accepted screens in `roles`."""
         rec = self._record(code)
-        if not isinstance(key, str) or not hmac.compare_digest(_hash(key), rec.teacher_hash):
+        if isinstance(auth, Pass):
+            row = self._screen(rec, auth.sid)
+            if row is None or not hmac.compare_digest(row[2], auth.client) or row[1] not in roles or row[3] != ACCEPTED:
+                raise LiveError("not_teacher")
+            return rec
+        if not self._key_ok(rec, auth):
             raise LiveError("not_teacher")
         return rec
 
     def check_teacher(self, code: object, key: object) -> str:
-        """The canonical code when `key` is this room's teacher key (a reload takes the room back)."""
+        """The canonical code when `key` is this room's teacher key."""
         return self._teacher(code, key).code
 
-    def lead(self, code: object, key: object, state: dict[str, Any]) -> int:
-        """The teacher's page, settings and step; students follow it. Returns the new version."""
-        rec = self._teacher(code, key)
+    def open_screen(self, code: object, role: str, client: str, key: object = None, invite: object = None,
+                    sid: object = None) -> tuple[str, Screen]:  # fmt: skip
+        """A console or projector of the room for this browser: (code, screen). With `sid` of this browser's own
+        screen (a reload), that screen again. Accepted at once when the invite is good, when this browser opened the
+        room or has an accepted screen of this role, or (a console with the key) when no console is open; otherwise
+        waiting for an open console. A console needs the key or an invite; a projector may just ask."""
+        rec = self._record(code)
+        now, lim = self.clock(), self.limits
+        if role not in (CONSOLE, PROJECTOR) or not client:
+            raise LiveError("not_teacher")
+        rows = self.backend.get_screens(rec.code)
+        if valid_id(sid):
+            mine = next((r for r in rows if r[0] == sid and r[1] == role and hmac.compare_digest(r[2], client)), None)
+            if mine is not None and mine[3] != REFUSED:
+                self.backend.touch_screen(rec.code, mine[0], now)
+                return rec.code, self._as_screen(mine, now)
+        invited = valid_id(invite) and self.backend.take_invite(rec.code, _hash(str(invite)), now) == role
+        has_key = key is not None and self._key_ok(rec, key)
+        if key is not None and not has_key:
+            raise LiveError("not_teacher")
+        if role == CONSOLE and not (has_key or invited):
+            raise LiveError("not_teacher")
+        open_consoles = [r for r in rows if r[1] == CONSOLE and r[3] == ACCEPTED and now - r[4] < lim.seen_window]
+        known = any(r[1] == role and r[3] == ACCEPTED and hmac.compare_digest(r[2], client) for r in rows)
+        accepted = invited or known or (client == rec.owner and bool(rec.owner))
+        accepted = accepted or (has_key and role == CONSOLE and not open_consoles)
+        row: ScreenRow = (secrets.token_urlsafe(9), role, client, ACCEPTED if accepted else WAITING, now, now)
+        stale, gone = now - 4 * lim.seen_window, now - lim.seat_idle
+        if not self.backend.put_screen(rec.code, row, lim.max_screens, rec.expires, stale, gone):
+            raise LiveError("too_many_screens", limit=lim.max_screens)
+        self.backend.touch_screen(rec.code, row[0], now)
+        return rec.code, self._as_screen(row, now)
+
+    def _as_screen(self, row: ScreenRow, now: float) -> Screen:
+        sid, role, _, status, seen, created = row
+        return Screen(sid, role, status, seen, created, now - seen < self.limits.seen_window)
+
+    def screen_beat(self, code: object, auth: Pass) -> Screen:
+        """A screen's heartbeat: its status now (an accepted one keeps the room from being abandoned). A screen that is
+        gone or refused is told so (LiveError 'not_teacher' / 'refused')."""
+        rec = self._record(code)
+        row = self._screen(rec, auth.sid)
+        if row is None or not hmac.compare_digest(row[2], auth.client):
+            raise LiveError("not_teacher")
+        if row[3] == REFUSED:
+            raise LiveError("refused")
+        now = self.clock()
+        self.backend.touch_screen(rec.code, auth.sid, now)
+        return self._as_screen((*row[:4], now, row[5]), now)
+
+    def screens(self, code: object, auth: object) -> list[Screen]:
+        """Every console and projector of the room, oldest first (for a console)."""
+        rec = self._teacher(code, auth)
+        now = self.clock()
+        return sorted((self._as_screen(r, now) for r in self.backend.get_screens(rec.code)), key=lambda s: s.created)
+
+    def decide(self, code: object, auth: object, sid: object, accept: bool) -> None:
+        """An open console accepts or refuses a waiting screen, or closes an accepted one (accept False)."""
+        rec = self._teacher(code, auth)
+        if isinstance(auth, Pass) and sid == auth.sid:
+            raise LiveError("not_teacher")  # a console does not close itself this way (it leaves)
+        if not any(r[0] == sid for r in self.backend.get_screens(rec.code)):
+            raise LiveError("not_teacher")
+        self.backend.set_screen(rec.code, str(sid), ACCEPTED if accept else REFUSED)
+        self._update(rec.code, {})  # the screens notice at their next look at the version
+
+    def invite(self, code: object, auth: object, role: str) -> str:
+        """A private link's token that opens one more screen of `role`, accepted at once: once for a console, for a
+        while (invite_ttl) for a projector (the same window may be opened again)."""
+        rec = self._teacher(code, auth)
+        if role not in (CONSOLE, PROJECTOR):
+            raise LiveError("not_teacher")
+        token = secrets.token_urlsafe(12)
+        uses = 1 if role == CONSOLE else 20
+        self.backend.put_invite(rec.code, _hash(token), role, uses, min(self.clock() + self.limits.invite_ttl,
+                                                                         rec.expires))  # fmt: skip
+        return token
+
+    # ---- the teacher's screens
+    def lead(self, code: object, auth: object, state: dict[str, Any], base: dict[str, Any] | None = None) -> int:
+        """What the class shows (page, settings, step, ...): a console's or a projector's. Returns the new version.
+        With `base` (the state this change was made from), the change is made only if the class still shows `base`:
+        two screens that move the class at once (the projector's clicker, the console) never undo each other's move
+        (LiveError 'moved': read the room again)."""
+        rec = self._teacher(code, auth, roles=(CONSOLE, PROJECTOR))
         text = json.dumps(state, ensure_ascii=False, sort_keys=True)
         if len(text.encode("utf-8")) > self.limits.max_state:
             raise LiveError("too_big")
         if text == rec.state:
             return rec.version
-        return self._update(rec.code, {"state": text})
+        if base is None:
+            return self._update(rec.code, {"state": text})
+        version = self.backend.set_state(rec.code, text, json.dumps(base, ensure_ascii=False, sort_keys=True))
+        with self._recent_lock:
+            self._recent.pop(rec.code, None)
+        if version is None:
+            raise LiveError("moved")
+        return version
 
-    def ask(self, code: object, key: object, question: dict[str, Any], answer: Any) -> str:
+    def ask(self, code: object, auth: object, question: dict[str, Any], answer: Any) -> str:
         """Send a question to every student; the answer stays hidden until `reveal`. Returns its id.
         `answer`: the option index, or for a typed question (answer_type "number" or "shape", no options) its
         solution {"answer", "tolerance", "traps"} (see liveclass.typed)."""
-        rec = self._teacher(code, key)
+        rec = self._teacher(code, auth)
         if isinstance(question, dict) and question.get("answer_type") in ("number", "shape"):
-            return self._ask_typed(rec, question, answer)
-        options = question.get("options")
-        if not isinstance(options, list) or not 2 <= len(options) <= self.limits.max_options:
-            raise LiveError("bad_question")
-        if not (isinstance(answer, int) and 0 <= answer < len(options)):
-            raise LiveError("bad_question")
-        text = json.dumps(question, ensure_ascii=False, sort_keys=True)
-        if len(text.encode("utf-8")) > self.limits.max_question:
-            raise LiveError("too_big")
+            fields = self._typed_fields(question, answer)
+        else:
+            options = question.get("options") if isinstance(question, dict) else None
+            if not isinstance(options, list) or not 2 <= len(options) <= self.limits.max_options:
+                raise LiveError("bad_question")
+            if isinstance(answer, bool) or not (isinstance(answer, int) and 0 <= answer < len(options)):
+                raise LiveError("bad_question")
+            text = json.dumps(question, ensure_ascii=False, sort_keys=True)
+            if len(text.encode("utf-8")) > self.limits.max_question:
+                raise LiveError("too_big")
+            fields = {"question": text, "answer": answer, "solution": ""}
         qid = secrets.token_hex(6)
-        self._update(rec.code, {"question": text, "qid": qid, "answer": answer, "revealed": 0, "solution": ""})
+        asked = self.backend.get_questions(rec.code)
+        n = max((row[0] for row in asked), default=0) + 1
+        record = json.dumps({"question": question, "answer": answer}, ensure_ascii=False, sort_keys=True)
+        self.backend.put_question(rec.code, n, qid, record, self.clock(), rec.expires, self.limits.max_questions)
+        self._update(rec.code, {**fields, "qid": qid, "revealed": 0})
         return qid
 
-    def _ask_typed(self, rec: Record, question: dict[str, Any], solution: Any) -> str:
+    def _typed_fields(self, question: dict[str, Any], solution: Any) -> dict[str, Any]:
         from . import typed
 
         if question.get("options"):
@@ -305,9 +527,7 @@ class Rooms:
         hidden = json.dumps(solution, ensure_ascii=False, sort_keys=True)
         if len(text.encode("utf-8")) + len(hidden.encode("utf-8")) > self.limits.max_question:
             raise LiveError("too_big")
-        qid = secrets.token_hex(6)
-        self._update(rec.code, {"question": text, "qid": qid, "answer": -1, "revealed": 0, "solution": hidden})
-        return qid
+        return {"question": text, "answer": -1, "solution": hidden}
 
     def _quiz(self, rec: Record) -> Any:
         """The quiz Question of the room's typed question (None for a multiple-choice one)."""
@@ -317,53 +537,78 @@ class Rooms:
 
         return typed.as_quiz(json.loads(rec.question), json.loads(rec.solution))
 
-    def reveal(self, code: object, key: object) -> None:
-        rec = self._teacher(code, key)
+    def reveal(self, code: object, auth: object) -> None:
+        rec = self._teacher(code, auth)
         if not rec.qid:
             raise LiveError("no_question")
         self._update(rec.code, {"revealed": 1})
 
-    def end(self, code: object, key: object) -> None:
-        rec = self._teacher(code, key)
+    def close(self, code: object, auth: object) -> None:
+        """The question leaves every screen (its answers stay, for the CSV); answering it is over."""
+        rec = self._teacher(code, auth)
+        if not rec.qid:
+            raise LiveError("no_question")
+        self._update(rec.code, {"question": "", "qid": "", "answer": -1, "revealed": 0, "solution": ""})
+
+    def end(self, code: object, auth: object) -> None:
+        rec = self._teacher(code, auth)
         self._update(rec.code, {"ended": 1})
 
-    def presence(self, code: object, key: object) -> Presence:
-        rec = self._teacher(code, key)
+    def presence(self, code: object, auth: object) -> Presence:
+        rec = self._teacher(code, auth)
         return Presence(*self.backend.presence(rec.code, self.clock() - self.limits.seen_window))
 
-    def answers(self, code: object, key: object) -> list[Answer]:
-        """Every answer to the current question (one per student), oldest first."""
-        rec = self._teacher(code, key)
-        if not rec.qid:
+    def asked(self, code: object, auth: object) -> list[Asked]:
+        """Every question the room was asked (at most max_questions, the latest), in order."""
+        rec = self._teacher(code, auth)
+        out = []
+        for n, qid, text, at in sorted(self.backend.get_questions(rec.code)):
+            data = json.loads(text)
+            out.append(Asked(qid, data["question"], data["answer"], at, n))
+        return out
+
+    def answers(self, code: object, auth: object, asked: Asked | None = None) -> list[Answer]:
+        """Every answer to the current question (or to `asked`, one of `asked()`), one per student, oldest first;
+        typed answers graded (the teacher's view: before the reveal too)."""
+        rec = self._teacher(code, auth)
+        qid = asked.qid if asked is not None else rec.qid
+        if not qid:
             return []
-        rows = self.backend.get_answers(rec.code, rec.qid)
-        q = self._quiz(rec)
+        rows = self.backend.get_answers(rec.code, qid)
+        if asked is not None:
+            q = None
+            if isinstance(asked.question, dict) and asked.question.get("answer_type") in ("number", "shape"):
+                from . import typed
+
+                q = typed.as_quiz(asked.question, asked.answer)
+        else:
+            q = self._quiz(rec)
         if q is None:
             answers = (Answer(*row[:4]) for row in rows)
         else:
             from . import typed
 
-            answers = (Answer(sid, choice, nick, at, v, typed.grade(q, v) if v is not None else False)
-                       for sid, choice, nick, at, text in rows for v in [typed.decode(text)])  # fmt: skip
+            answers = (Answer(sid, choice, nick, at, v, typed.grade(q, v) if v is not None else False, t)
+                       for sid, choice, nick, at, raw in rows for v, t in [typed.decode(raw)])  # fmt: skip
         return sorted(answers, key=lambda a: (a.at, a.sid))
 
-    def typed_tally(self, code: object, key: object = None) -> list[Any] | None:
+    def typed_tally(self, code: object, auth: object = None) -> list[Any] | None:
         """A typed question's histogram (liveclass.typed.Bar, most frequent first, at most typed.TOP bars): for the
         teacher at any time, for everyone once revealed (None before that, or for a multiple-choice question)."""
         from . import typed
 
-        rec = self._record(code) if key is None else self._teacher(code, key)
+        rec = self._record(code) if auth is None else self._teacher(code, auth)
         q = self._quiz(rec) if rec.qid else None
-        if q is None or (key is None and not rec.revealed):
+        if q is None or (auth is None and not rec.revealed):
             return None
-        values = [typed.decode(row[4]) for row in self.backend.get_answers(rec.code, rec.qid)]
+        values = [typed.decode(row[4])[0] for row in self.backend.get_answers(rec.code, rec.qid)]
         return typed.histogram(q, [v for v in values if v is not None])
 
-    def tally(self, code: object, key: object = None) -> list[int] | None:
+    def tally(self, code: object, auth: object = None) -> list[int] | None:
         """Answers per option of the current question: for the teacher at any time, for everyone once revealed
         (None before that, or when there is no question)."""
-        rec = self._record(code) if key is None else self._teacher(code, key)
-        if not rec.qid or (key is None and not rec.revealed):
+        rec = self._record(code) if auth is None else self._teacher(code, auth)
+        if not rec.qid or (auth is None and not rec.revealed):
             return None
         counts = [0] * len(json.loads(rec.question).get("options", []))
         for _, choice, *_ in self.backend.get_answers(rec.code, rec.qid):
@@ -372,50 +617,66 @@ class Rooms:
         return counts
 
     # ---- students
-    def mine(self, code: object, sid: object) -> Answer | None:
+    def join(self, code: object, sid: object = None, client: Client = Client()) -> tuple[str, str]:
+        """(canonical code, seat id). This browser's own seat again (a reload, `me=` in its link); another browser's
+        id gets a seat of its own. Refused when the room, this browser or this address holds as many seats as it may
+        (seats of students gone for seat_idle are given back first)."""
+        rec = self._record(code)
+        if valid_id(sid):
+            owner = self.backend.student_client(rec.code, str(sid))
+            if owner is not None and hmac.compare_digest(owner, client.id):
+                return rec.code, str(sid)
+        lim, now = self.limits, self.clock()
+        caps = SeatCaps(lim.max_students, lim.seats_per_client if client.id else 0,
+                        lim.seats_per_address if client.address else 0, now - lim.seat_idle)  # fmt: skip
+        new = secrets.token_urlsafe(12)
+        status = self.backend.add_student(rec.code, new, now, rec.expires, client.id, client.address, caps)
+        if status == "full":
+            raise LiveError("room_full", limit=lim.max_students)
+        if status == "client":
+            raise LiveError("seats_per_client", limit=lim.seats_per_client)
+        if status == "address":
+            raise LiveError("seats_per_address", limit=lim.seats_per_address)
+        return rec.code, new
+
+    def _student(self, code: object, sid: object, client: str) -> Record:
+        rec = self._record(code)
+        owner = self.backend.student_client(rec.code, str(sid)) if valid_id(sid) else None
+        if owner is None or not hmac.compare_digest(owner, client):
+            raise LiveError("not_joined")
+        return rec
+
+    def heartbeat(self, code: object, sid: object, following: bool) -> bool:
+        """A student is here (and following or not); False when the seat is gone (given back after a long absence:
+        join again)."""
+        code = normalise_code(code)
+        if not valid_id(sid):
+            raise LiveError("not_joined")
+        return self.backend.touch(code, str(sid), self.clock(), bool(following))
+
+    def mine(self, code: object, sid: object, client: str = "") -> Answer | None:
         """A student's own answer to the current question (after a reload too); graded only once revealed."""
-        rec = self._student(code, sid)
+        rec = self._student(code, sid, client)
         if not rec.qid:
             return None
         rows = [row for row in self.backend.get_answers(rec.code, rec.qid) if row[0] == sid]
         if not rows:
             return None
-        sid_, choice, nick, at, text = rows[0]
+        sid_, choice, nick, at, raw = rows[0]
         q = self._quiz(rec)
         if q is None:
             return Answer(sid_, choice, nick, at)
         from . import typed
 
-        value = typed.decode(text)
+        value, text = typed.decode(raw)
         right = typed.grade(q, value) if rec.revealed and value is not None else None
-        return Answer(sid_, choice, nick, at, value, right)
+        return Answer(sid_, choice, nick, at, value, right, text)
 
-    def join(self, code: object, sid: object = None) -> tuple[str, str]:
-        """(canonical code, student id). A known id (a reload) joins again without counting twice."""
-        rec = self._record(code)
-        if _valid_sid(sid) and self.backend.has_student(rec.code, str(sid)):
-            return rec.code, str(sid)
-        new = secrets.token_urlsafe(12)
-        if not self.backend.add_student(rec.code, new, self.clock(), self.limits.max_students, rec.expires):
-            raise LiveError("room_full", limit=self.limits.max_students)
-        return rec.code, new
-
-    def _student(self, code: object, sid: object) -> Record:
-        rec = self._record(code)
-        if not _valid_sid(sid) or not self.backend.has_student(rec.code, str(sid)):
-            raise LiveError("not_joined")
-        return rec
-
-    def heartbeat(self, code: object, sid: object, following: bool) -> None:
-        code = normalise_code(code)
-        if not _valid_sid(sid):
-            raise LiveError("not_joined")
-        self.backend.touch(code, str(sid), self.clock(), bool(following))
-
-    def submit(self, code: object, sid: object, qid: object, choice: object, nickname: object = "") -> None:
+    def submit(self, code: object, sid: object, qid: object, choice: object, nickname: object = "",
+               client: str = "") -> None:  # fmt: skip
         """A student's answer to the current question: the option index, or for a typed question the typed text
-        (or value), validated here; sending again replaces it (counted once)."""
-        rec = self._student(code, sid)
+        (or value), validated here; sending again replaces it (counted once). Only the browser that holds the seat."""
+        rec = self._student(code, sid, client)
         if not rec.qid or qid != rec.qid:
             raise LiveError("no_question")
         if rec.revealed:
@@ -427,10 +688,17 @@ class Rooms:
             value = typed.read(q.answer_type, choice, self.limits.max_answer)
             nick = clean_nickname(nickname, self.limits.max_nickname)
             self.backend.put_answer(rec.code, rec.qid, str(sid), -1, nick, self.clock(), rec.expires,
-                                    typed.encode(value))  # fmt: skip
+                                    typed.encode(value, choice))  # fmt: skip
             return
         n_options = len(json.loads(rec.question).get("options", []))
         if isinstance(choice, bool) or not isinstance(choice, int) or not 0 <= choice < n_options:
             raise LiveError("bad_choice")
         nick = clean_nickname(nickname, self.limits.max_nickname)
         self.backend.put_answer(rec.code, rec.qid, str(sid), choice, nick, self.clock(), rec.expires)
+
+
+__all__ = [
+    "ACCEPTED", "ALPHABET", "CODE_LEN", "CONSOLE", "PROJECTOR", "REFUSED", "WAITING", "Answer", "Asked", "Backend",
+    "Client", "Limits", "LiveError", "Pass", "Presence", "Record", "Room", "RoomCaps", "Rooms", "Screen", "SeatCaps",
+    "StoreUnavailable", "Ticket", "clean_nickname", "normalise_code", "valid_id",
+]  # fmt: skip

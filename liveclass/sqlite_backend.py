@@ -15,25 +15,42 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from .rooms import LiveError, Record, StoreUnavailable
+from .errors import StoreUnavailable
+from .rooms import Record, RoomCaps, ScreenRow, SeatCaps
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS rooms (
     code TEXT PRIMARY KEY, teacher_hash TEXT NOT NULL, created REAL NOT NULL, expires REAL NOT NULL,
     ended INTEGER NOT NULL DEFAULT 0, version INTEGER NOT NULL DEFAULT 0, state TEXT NOT NULL DEFAULT '{}',
     question TEXT NOT NULL DEFAULT '', qid TEXT NOT NULL DEFAULT '', answer INTEGER NOT NULL DEFAULT -1,
-    revealed INTEGER NOT NULL DEFAULT 0, solution TEXT NOT NULL DEFAULT '');
+    revealed INTEGER NOT NULL DEFAULT 0, solution TEXT NOT NULL DEFAULT '', owner TEXT NOT NULL DEFAULT '',
+    address TEXT NOT NULL DEFAULT '', beat REAL NOT NULL DEFAULT 0);
 CREATE TABLE IF NOT EXISTS students (
     code TEXT NOT NULL, sid TEXT NOT NULL, joined REAL NOT NULL, seen REAL NOT NULL,
-    following INTEGER NOT NULL DEFAULT 1, PRIMARY KEY (code, sid));
+    following INTEGER NOT NULL DEFAULT 1, client TEXT NOT NULL DEFAULT '', address TEXT NOT NULL DEFAULT '',
+    PRIMARY KEY (code, sid));
 CREATE TABLE IF NOT EXISTS answers (
     code TEXT NOT NULL, qid TEXT NOT NULL, sid TEXT NOT NULL, choice INTEGER NOT NULL, nickname TEXT NOT NULL,
     at REAL NOT NULL, value TEXT NOT NULL DEFAULT '', PRIMARY KEY (code, qid, sid));
+CREATE TABLE IF NOT EXISTS screens (
+    code TEXT NOT NULL, sid TEXT NOT NULL, role TEXT NOT NULL, client TEXT NOT NULL, status TEXT NOT NULL,
+    seen REAL NOT NULL, created REAL NOT NULL, PRIMARY KEY (code, sid));
+CREATE TABLE IF NOT EXISTS invites (
+    code TEXT NOT NULL, token TEXT NOT NULL, role TEXT NOT NULL, uses INTEGER NOT NULL, until REAL NOT NULL,
+    PRIMARY KEY (code, token));
+CREATE TABLE IF NOT EXISTS questions (
+    code TEXT NOT NULL, n INTEGER NOT NULL, qid TEXT NOT NULL, body TEXT NOT NULL, at REAL NOT NULL,
+    PRIMARY KEY (code, n));
 """
 # Columns added since the first schema: a file made by an older version gets them when it is opened.
-ADDED = (("rooms", "solution", "TEXT NOT NULL DEFAULT ''"), ("answers", "value", "TEXT NOT NULL DEFAULT ''"))
+ADDED = (("rooms", "solution", "TEXT NOT NULL DEFAULT ''"), ("answers", "value", "TEXT NOT NULL DEFAULT ''"),
+         ("rooms", "owner", "TEXT NOT NULL DEFAULT ''"), ("rooms", "address", "TEXT NOT NULL DEFAULT ''"),
+         ("rooms", "beat", "REAL NOT NULL DEFAULT 0"), ("students", "client", "TEXT NOT NULL DEFAULT ''"),
+         ("students", "address", "TEXT NOT NULL DEFAULT ''"))  # fmt: skip
 LINE_SECONDS = 5.0  # the longest a write waits for this process's other writers (they hold the line for milliseconds)
 UPDATABLE = {"state", "question", "qid", "answer", "revealed", "ended", "solution"}
+ROOMS = "code, teacher_hash, created, expires, ended, version, state, question, qid, answer, revealed, solution, owner, address, beat"  # noqa: E501
+GONE = ("answers", "students", "screens", "invites", "questions")  # a room's rows in other tables
 
 
 def default_path() -> Path:
@@ -120,26 +137,33 @@ class SqliteBackend:
         with self._tx(write=False) as db:
             db.execute("SELECT 1").fetchone()
 
-    def insert_room(self, rec: Record, now: float, max_rooms: int) -> bool:
+    def insert_room(self, rec: Record, now: float, caps: RoomCaps, room_idle: float) -> tuple[str, float]:
         with self._tx() as db:
-            for table in ("answers", "students"):  # rooms long gone take their students and answers along
+            for table in GONE:  # rooms long gone take their rows along
                 db.execute(f"DELETE FROM {table} WHERE code IN (SELECT code FROM rooms WHERE expires <= ?)", (now,))
             db.execute("DELETE FROM rooms WHERE expires <= ?", (now,))
-            (open_rooms,) = db.execute("SELECT COUNT(*) FROM rooms WHERE ended = 0").fetchone()
-            if open_rooms >= max_rooms:
-                raise LiveError("too_many_rooms", limit=max_rooms)
+            db.execute("UPDATE rooms SET ended = 1, version = version + 1 WHERE ended = 0 AND beat < ?",
+                       (caps.idle_before,))  # abandoned: no screen of theirs seen for room_idle  # fmt: skip
+            (open_rooms, free_at) = db.execute(
+                "SELECT COUNT(*), MIN(MIN(expires, beat + ?)) FROM rooms WHERE ended = 0", (room_idle,)).fetchone()
+            if open_rooms >= caps.max_rooms:
+                return "full", free_at or now
+            for column, value, cap, why in (("owner", rec.owner, caps.per_client, "client"),
+                                            ("address", rec.address, caps.per_address, "address")):  # fmt: skip
+                if cap and value:
+                    (n,) = db.execute(f"SELECT COUNT(*) FROM rooms WHERE ended = 0 AND {column} = ?",
+                                      (value,)).fetchone()  # fmt: skip
+                    if n >= cap:
+                        return why, now
             cur = db.execute(
-                "INSERT OR IGNORE INTO rooms (code, teacher_hash, created, expires) VALUES (?, ?, ?, ?)",
-                (rec.code, rec.teacher_hash, rec.created, rec.expires),
+                f"INSERT OR IGNORE INTO rooms ({ROOMS}) VALUES (?, ?, ?, ?, 0, 0, '{{}}', '', '', -1, 0, '', ?, ?, ?)",
+                (rec.code, rec.teacher_hash, rec.created, rec.expires, rec.owner, rec.address, rec.beat),
             )
-            return cur.rowcount == 1
+            return ("ok" if cur.rowcount == 1 else "taken"), now
 
     def load_room(self, code: str) -> Record | None:
         with self._tx(write=False) as db:
-            row = db.execute(
-                "SELECT code, teacher_hash, created, expires, ended, version, state, question, qid, answer, revealed,"
-                " solution FROM rooms WHERE code = ?", (code,),
-            ).fetchone()  # fmt: skip
+            row = db.execute(f"SELECT {ROOMS} FROM rooms WHERE code = ?", (code,)).fetchone()
         return Record(*row) if row else None
 
     def load_version(self, code: str) -> tuple[int, int, float] | None:
@@ -149,30 +173,50 @@ class SqliteBackend:
     def update_room(self, code: str, fields: dict[str, Any]) -> int:
         names = sorted(fields)
         assert set(names) <= UPDATABLE, names
-        sets = ", ".join(f"{n} = ?" for n in names)
+        sets = "".join(f"{n} = ?, " for n in names)
         with self._tx() as db:
-            db.execute(f"UPDATE rooms SET {sets}, version = version + 1 WHERE code = ?",
+            db.execute(f"UPDATE rooms SET {sets}version = version + 1 WHERE code = ?",
                        [fields[n] for n in names] + [code])  # fmt: skip
             (version,) = db.execute("SELECT version FROM rooms WHERE code = ?", (code,)).fetchone()
         return version
 
-    def add_student(self, code: str, sid: str, now: float, max_students: int, expires: float) -> bool:
+    def set_state(self, code: str, text: str, base: str) -> int | None:
         with self._tx() as db:
+            cur = db.execute("UPDATE rooms SET state = ?, version = version + 1 WHERE code = ? AND state = ?",
+                             (text, code, base))  # fmt: skip
+            if cur.rowcount != 1:
+                return None
+            (version,) = db.execute("SELECT version FROM rooms WHERE code = ?", (code,)).fetchone()
+        return version
+
+    def add_student(self, code: str, sid: str, now: float, expires: float, client: str, address: str,
+                    caps: SeatCaps) -> str:  # fmt: skip
+        with self._tx() as db:
+            db.execute("DELETE FROM students WHERE code = ? AND seen < ?", (code, caps.idle_before))  # given back
             (n,) = db.execute("SELECT COUNT(*) FROM students WHERE code = ?", (code,)).fetchone()
-            if n >= max_students:
-                return False
-            db.execute("INSERT OR IGNORE INTO students (code, sid, joined, seen) VALUES (?, ?, ?, ?)",
-                       (code, sid, now, now))  # fmt: skip
-        return True
+            if n >= caps.max_students:
+                return "full"
+            for column, value, cap, why in (("client", client, caps.per_client, "client"),
+                                            ("address", address, caps.per_address, "address")):  # fmt: skip
+                if cap and value:
+                    (held,) = db.execute(f"SELECT COUNT(*) FROM students WHERE code = ? AND {column} = ?",
+                                         (code, value)).fetchone()  # fmt: skip
+                    if held >= cap:
+                        return why
+            db.execute("INSERT OR IGNORE INTO students (code, sid, joined, seen, client, address)"
+                       " VALUES (?, ?, ?, ?, ?, ?)", (code, sid, now, now, client, address))  # fmt: skip
+        return "ok"
 
-    def has_student(self, code: str, sid: str) -> bool:
+    def student_client(self, code: str, sid: str) -> str | None:
         with self._tx(write=False) as db:
-            return db.execute("SELECT 1 FROM students WHERE code = ? AND sid = ?", (code, sid)).fetchone() is not None
+            row = db.execute("SELECT client FROM students WHERE code = ? AND sid = ?", (code, sid)).fetchone()
+        return None if row is None else row[0]
 
-    def touch(self, code: str, sid: str, now: float, following: bool) -> None:
+    def touch(self, code: str, sid: str, now: float, following: bool) -> bool:
         with self._tx() as db:
-            db.execute("UPDATE students SET seen = ?, following = ? WHERE code = ? AND sid = ?",
-                       (now, int(following), code, sid))  # fmt: skip
+            cur = db.execute("UPDATE students SET seen = ?, following = ? WHERE code = ? AND sid = ?",
+                             (now, int(following), code, sid))  # fmt: skip
+            return cur.rowcount == 1
 
     def presence(self, code: str, since: float) -> tuple[int, int, int]:
         with self._tx(write=False) as db:
@@ -180,6 +224,57 @@ class SqliteBackend:
                 "SELECT COUNT(*), COALESCE(SUM(seen > ?), 0), COALESCE(SUM(seen > ? AND following = 1), 0)"
                 " FROM students WHERE code = ?", (since, since, code),
             ).fetchone()  # fmt: skip
+
+    def put_screen(self, code: str, row: ScreenRow, max_screens: int, expires: float, stale_before: float,
+                   gone_before: float) -> bool:  # fmt: skip
+        with self._tx() as db:
+            db.execute("DELETE FROM screens WHERE code = ? AND ((status != 'accepted' AND seen < ?) OR seen < ?)",
+                       (code, stale_before, gone_before))  # fmt: skip
+            (n,) = db.execute("SELECT COUNT(*) FROM screens WHERE code = ?", (code,)).fetchone()
+            if n >= max_screens:
+                return False
+            db.execute("INSERT INTO screens (code, sid, role, client, status, seen, created)"
+                       " VALUES (?, ?, ?, ?, ?, ?, ?)", (code, *row))  # fmt: skip
+        return True
+
+    def get_screens(self, code: str) -> list[ScreenRow]:
+        with self._tx(write=False) as db:
+            return db.execute("SELECT sid, role, client, status, seen, created FROM screens WHERE code = ?",
+                              (code,)).fetchall()  # fmt: skip
+
+    def set_screen(self, code: str, sid: str, status: str) -> None:
+        with self._tx() as db:
+            db.execute("UPDATE screens SET status = ? WHERE code = ? AND sid = ?", (status, code, sid))
+
+    def touch_screen(self, code: str, sid: str, now: float) -> None:
+        with self._tx() as db:
+            db.execute("UPDATE screens SET seen = ? WHERE code = ? AND sid = ?", (now, code, sid))
+            db.execute("UPDATE rooms SET beat = MAX(beat, ?) WHERE code = ?", (now, code))
+
+    def put_invite(self, code: str, token_hash: str, role: str, uses: int, until: float) -> None:
+        with self._tx() as db:
+            db.execute("DELETE FROM invites WHERE code = ? AND until <= ?", (code, until - 86400))
+            db.execute("INSERT OR REPLACE INTO invites (code, token, role, uses, until) VALUES (?, ?, ?, ?, ?)",
+                       (code, token_hash, role, uses, until))  # fmt: skip
+
+    def take_invite(self, code: str, token_hash: str, now: float) -> str | None:
+        with self._tx() as db:
+            row = db.execute("SELECT role, uses, until FROM invites WHERE code = ? AND token = ?",
+                             (code, token_hash)).fetchone()  # fmt: skip
+            if row is None or row[1] < 1 or row[2] <= now:
+                return None
+            db.execute("UPDATE invites SET uses = uses - 1 WHERE code = ? AND token = ?", (code, token_hash))
+            return row[0]
+
+    def put_question(self, code: str, n: int, qid: str, text: str, now: float, expires: float, keep: int) -> None:
+        with self._tx() as db:
+            db.execute("INSERT OR REPLACE INTO questions (code, n, qid, body, at) VALUES (?, ?, ?, ?, ?)",
+                       (code, n, qid, text, now))  # fmt: skip
+            db.execute("DELETE FROM questions WHERE code = ? AND n <= ?", (code, n - keep))
+
+    def get_questions(self, code: str) -> list[tuple[int, str, str, float]]:
+        with self._tx(write=False) as db:
+            return db.execute("SELECT n, qid, body, at FROM questions WHERE code = ? ORDER BY n", (code,)).fetchall()
 
     def put_answer(self, code: str, qid: str, sid: str, choice: int, nickname: str, now: float,
                    expires: float, value: str = "") -> None:  # fmt: skip

@@ -16,7 +16,7 @@ from typing import Any
 
 from explorer.quiz_model import Msg, Question, Trap, check_answer, feedback, parse_number, parse_shape
 
-from .rooms import LiveError
+from .errors import LiveError
 
 TYPED = ("number", "shape")
 MAX_DIMS = 6  # a shape has at most this many dimensions (as the quiz reads them)
@@ -98,26 +98,36 @@ def own_feedback(q: Question, value: float | list[int]) -> Msg | None:
     return feedback(q, value)
 
 
-def encode(value: float | list[int]) -> str:
-    return json.dumps(value)
+def encode(value: float | list[int], typed: object = None) -> str:
+    """A typed answer as the store keeps it: the value read, and the text as the student typed it."""
+    text = typed.strip() if isinstance(typed, str) else label(value)
+    return json.dumps({"value": value, "typed": text}, ensure_ascii=False)
 
 
-def decode(text: str) -> float | list[int] | None:
+def decode(raw: str) -> tuple[float | list[int] | None, str]:
+    """(value, text as typed) of a stored answer; (None, "") when it is not one. Older stores kept the value alone."""
     try:
-        value = json.loads(text) if text else None
+        data = json.loads(raw) if raw else None
     except ValueError:
-        return None
-    return value if isinstance(value, (int, float, list)) and not isinstance(value, bool) else None
+        return None, ""
+    if isinstance(data, dict):
+        value, text = data.get("value"), data.get("typed")
+    else:
+        value, text = data, None
+    if isinstance(value, bool) or not isinstance(value, (int, float, list)):
+        return None, ""
+    return value, text if isinstance(text, str) else label(value)
 
 
 def label(value: float | list[int]) -> str:
-    """An answer as one bar of the histogram: 16, 16.0 and "16" are one answer; shapes as "2 × 3"."""
+    """An answer as one bar of the histogram, exactly: 16, 16.0 and "16" are one answer ("16"), 4194304 stays
+    4194304 (no rounding, no separators); other numbers in their shortest exact form; shapes as "2 × 3"."""
     if isinstance(value, list):
         return " × ".join(str(d) for d in value)
-    v = float(f"{float(value):.6g}")  # six significant digits: what tells answers apart on a bar
-    if v.is_integer() and abs(v) < 1e15:
-        return f"{int(v):,}".replace("-", "−")
-    return f"{v:.6g}".replace("-", "−")
+    v = float(value)
+    if v.is_integer() and abs(v) < 2**53:
+        return str(int(v))
+    return repr(v)
 
 
 @dataclass(frozen=True)

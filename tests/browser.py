@@ -30,6 +30,9 @@ IDLE = "[data-testid='stApp'][data-test-script-state='notRunning']"
 # A browser's first page of a session is drawn in two runs (ui/first_screen.py): its first screen, then, once the first
 # chart is on screen, the whole page. The first run's hidden element is on the page until the second run replaces it.
 FIRST_SCREEN_DONE = "() => !document.querySelector('.st-key-mha_first_screen')"
+# A widget whose frontend code is not loaded yet is drawn as a skeleton: after a first screen, which needs none, the
+# sidebar's widgets stay skeletons for a moment after the full run has finished (their chunks are fetched then).
+NO_SKELETON = "() => !document.querySelector(\"[data-testid='stSkeleton']\")"
 # Charts are drawn by ui/plot.js into a div.mha-plot; plotly puts its .main-svg inside once it has drawn.
 CHART = ".mha-plot .main-svg"
 # Every chart shows the figure the last run sent (data-pending), or its translated failure message.
@@ -190,11 +193,37 @@ def wait_idle(page, timeout: float = 60_000) -> None:
     page.wait_for_timeout(300)
     page.wait_for_selector(IDLE, timeout=timeout)
     page.wait_for_function(ALL_CHARTS_DRAWN, timeout=timeout)
+    page.wait_for_function(NO_SKELETON, timeout=timeout)
 
 
 def start_live_class(page) -> str:
-    """As the teacher on `page`: open the sidebar's live-class panel, start a room, return its join code."""
-    page.get_by_text("Live class").first.click()
-    page.get_by_role("button", name="Start a live class").click()
+    """As the teacher on `page`: open the teacher console (/console) of the same server, start a class without a
+    lesson, note the key, and show the class the page `page` was on; return the join code. `page` stays on the
+    console (a class is led from there since issue 34)."""
+    import i18n
+
+    tr = i18n.translator("en")
+    origin, path = page.evaluate("() => [location.origin, location.pathname]")
+    url_path = path.strip("/").split("/")[-1] or "home"
+    page.goto(f"{origin}/console")
     wait_idle(page)
-    return page.locator(".mha-live-code").inner_text().strip()
+    page.get_by_role("button", name=tr("console.start")).click()
+    wait_idle(page)
+    code = page.locator(".mha-console-code").inner_text().strip()
+    page.get_by_role("button", name=tr("live.key_noted")).click()
+    wait_idle(page)
+    if url_path not in ("home", "console"):
+        choose(page, tr("console.class_page"), tr(f"page.{url_path}"))
+    return code
+
+
+def choose(page, label: str, option: str) -> None:
+    """Pick `option` in the select box `label`; a rerun still arriving can close the list or take the choice back,
+    so it is chosen again (up to three times) until the box shows it."""
+    for _ in range(3):
+        page.get_by_label(label, exact=True).click()
+        page.get_by_role("option", name=option, exact=True).click()
+        wait_idle(page)
+        box = page.locator("[data-testid='stSelectbox']", has=page.get_by_label(label, exact=True))
+        if option in (box.first.inner_text() or ""):
+            return

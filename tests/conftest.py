@@ -17,6 +17,7 @@ PAGES = {
     "positional": "app_pages/positional.py",
     "worked": "app_pages/worked.py",
     "quiz": "app_pages/quiz.py",
+    "console": "app_pages/console.py",
     "lab": "app_pages/lab.py",
     "minilm": "app_pages/minilm.py",
     "why": "app_pages/why.py",
@@ -30,8 +31,8 @@ PAGES = {
     "positions": "app_pages/positions.py",
     "longcontext": "app_pages/longcontext.py",
 }
-# text, LaTeX and widgets (lab: charts come after training)
-CHARTLESS = {"home", "worked", "quiz", "lab", "errata", "glossary", "lesson"}
+# text, LaTeX and widgets (lab: charts come after training; console: the teacher's controls)
+CHARTLESS = {"home", "worked", "quiz", "lab", "errata", "glossary", "lesson", "console"}
 
 
 def charts(at) -> list:

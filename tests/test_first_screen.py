@@ -99,7 +99,8 @@ def test_a_chinese_browser_gets_its_first_screen_in_chinese(browser, server):
     page.context.close()
 
 
-@pytest.mark.parametrize("path", ["/heads?n_heads=4", "/heads?present=true", "/quiz"])
+@pytest.mark.parametrize("path", ["/heads?n_heads=4", "/heads?present=true", "/quiz", "/?join=ABC234",
+                                  "/heads?screen=projector"])  # a live class's screens draw their bar at once
 def test_a_link_with_settings_or_a_page_without_a_first_screen_runs_as_before(browser, server, path):
     page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
     page.add_init_script("""new MutationObserver(() => { if (document.querySelector('.st-key-mha_first_screen'))

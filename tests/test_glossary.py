@@ -91,7 +91,7 @@ def test_glossary_words_are_not_forbidden_by_another_term():
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_page_titles_begin_with_their_navigation_labels(lang):
-    from ui.frame import PAGES
+    from ui.nav import PAGES
 
     problems = []
     for path, _url, nav_key, *_ in PAGES:

@@ -76,7 +76,7 @@ def test_a_runner_that_never_shuts_down_holds_the_request_only_until_the_deadlin
 def test_installed_on_the_streamlit_it_was_written_for_and_only_once():
     from streamlit.runtime.app_session import AppSession
 
-    import ui.live  # noqa: F401  (installs it, as the app does)
+    import classroom  # noqa: F401  (installs it, as the app does)
 
     assert streamlit.__version__ == handover.STREAMLIT, "a new Streamlit: check whether the race is still there"
     assert getattr(AppSession.request_rerun, "handover", False)

@@ -248,7 +248,7 @@ def test_lesson_texts_use_the_glossarys_words(lesson):
 
 
 def test_the_pages_list_is_the_frames():
-    from ui.frame import PAGES
+    from ui.nav import PAGES
     from ui.steps_view import STEP_KEYS
 
     assert lessons.app_pages() == tuple(url for _, url, *_ in PAGES)

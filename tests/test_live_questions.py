@@ -25,7 +25,7 @@ def numpy_weights(sc) -> np.ndarray:
 @pytest.mark.parametrize("settings", [Settings(), Settings(n_heads=2, seed=3, mask="causal"),
                                       Settings(d_model=4, n_heads=2, mask="padding", padded=(2,))])  # fmt: skip
 def test_every_choice_question_of_the_bank_travels_as_json_with_its_answer(settings):
-    from ui.live import _text
+    from classroom.session import text as _text
 
     sc = run_scene(settings)
     kinds = [k for k in quiz_kinds(sc) if draw_question(k, scene=sc).answer_type == "choice"]
@@ -72,9 +72,9 @@ def oracle(kind: str, prompt: dict, sc) -> float | list[int] | None:
 
 @pytest.mark.parametrize("seed", range(4))
 def test_every_typed_question_of_the_worked_example_travels_with_an_answer_the_quiz_accepts(seed):
+    from classroom.session import text as _text
     from explorer import apply_preset
     from liveclass.typed import as_quiz
-    from ui.live import _text
 
     sc = run_scene(apply_preset(Settings(), "worked"))
     typed = [k for k in quiz_kinds(sc) if draw_question(k, scene=sc, seed=seed).answer_type != "choice"]
@@ -127,15 +127,15 @@ def test_an_unknown_kind_gives_no_question():
 def test_the_teachers_list_says_how_students_answer_each_kind():
     """answer_types agrees with the quiz's own question of each kind, and the teacher's list shows it."""
     from explorer.live_questions import answer_types
-    from tests.test_live_app import teacher_and_students
+    from tests.test_live_app import class_with
 
     sc = run_scene(Settings())
     types = answer_types(sc)
     assert list(types) == quiz_kinds(sc)
     assert types == {k: draw_question(k, scene=sc).answer_type for k in types}
     assert {"choice", "number"} <= set(types.values())
-    teacher, _, _ = teacher_and_students(0)
-    assert "Students pick one of the options." in [c.value for c in teacher.sidebar.get("caption")]
+    teacher, _, _ = class_with(0)
+    assert "Students pick one of the options." in [c.value for c in teacher.main.get("caption")]
     number = next(k for k, t in types.items() if t == "number")
     teacher.selectbox(key="live_ask_kind").set_value(number).run()
-    assert "Students type a number." in [c.value for c in teacher.sidebar.get("caption")]
+    assert "Students type a number." in [c.value for c in teacher.main.get("caption")]

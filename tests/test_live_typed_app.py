@@ -11,7 +11,7 @@ import time
 import pytest
 
 import i18n
-from tests.test_live_app import own_store, session, teacher_and_students, texts  # noqa: F401  (own_store: autouse)
+from tests.test_live_app import class_with, own_store, session, texts  # noqa: F401  (own_store: autouse)
 
 
 def progress_texts(at) -> list[str]:
@@ -30,9 +30,11 @@ def answer(student, qid: str, typed: str) -> None:
 
 
 def test_a_typed_number_is_answered_counted_once_and_revealed_with_each_students_verdict():
-    from ui.live import answers_csv, rooms
+    from classroom.answers import csv_text
+    from classroom.session import rooms
+    from liveclass import Pass
 
-    teacher, code, (ann, bo) = teacher_and_students(2)
+    teacher, code, (ann, bo) = class_with(2)
     for _ in range(20):  # the draw follows the clock: Bo's wrong answer h must not be the right one (64 / 8 = 8)
         send(teacher, "d_k")
         room = ann.run().session_state["_live_room"]
@@ -40,12 +42,13 @@ def test_a_typed_number_is_answered_counted_once_and_revealed_with_each_students
         d, h = q["prompt"]["params"]["d"], q["prompt"]["params"]["h"]
         if d // h != h:
             break
+        teacher.button(key="console_close").click().run()  # the question closed: the console can ask again
         time.sleep(1.05)  # the next second: another seed
     bo.run()
     assert q["answer_type"] == "number" and "options" not in q and room.answer is None and room.solution is None
     right = d // h  # the oracle: d_k = d_model / h, from the numbers the students read
     shown = texts(ann)
-    assert f"d_model = {d:,}" in shown or str(d) in shown
+    assert f"= {d:,} and h = {h} heads" in shown  # the numbers the question says (its notation: $d_\\text{model}$)
     assert "Your number" in "".join(el.label for el in ann.text_input)
     answer(ann, room.qid, "abc")  # not a number: one message, nothing sent
     assert "That is not a number" in texts(ann)
@@ -61,23 +64,23 @@ def test_a_typed_number_is_answered_counted_once_and_revealed_with_each_students
         student.run()
         assert "The answer" not in texts(student) and "Right:" not in texts(student)
         assert "Not this one" not in texts(student) and not progress_texts(student)
-    teacher.button(key="live_reveal").click().run()
+    teacher.button(key="console_reveal").click().run()
     assert f"{right} ✓ — 1" in progress_texts(teacher) and f"{h} — 1" in progress_texts(teacher)
-    store = rooms()
-    rows = list(csv.DictReader(io.StringIO(answers_csv(store, code, teacher.session_state["_live_key"], [],
-                                                       store.room(code)))))  # fmt: skip
-    assert [(r["answer"], r["correct"]) for r in rows] == [(str(right), "yes"), (str(h), "no")]
     en = i18n.translator("en")
+    auth = Pass(teacher.session_state["_live_sid"], teacher.session_state["_live_browser"])
+    rows = list(csv.DictReader(io.StringIO(csv_text(rooms(), code, auth, en))))
+    assert [(r["answer"], r["correct"]) for r in rows] == [(f"{right}.0", "yes"), (str(h), "no")]  # as typed
     ann.run()
     assert f"Right: {right}." in texts(ann) and f"{right} ✓ — 1" in progress_texts(ann)
     bo.run()
     shown = texts(bo)
     assert f"Not this one. The answer is {right}." in shown
     assert en("quiz.d_k.trap_h") in shown  # the quiz's own feedback for this wrong answer
-    from ui.live import _text
+    from classroom.session import text as _text
 
     assert _text(en, q["explain"]) in shown  # the why
-    again = session({"join": code, "me": bo.session_state["_live_sid"]})  # Bo reloads: the verdict is the store's
+    again = session({"join": code, "me": bo.session_state["_live_sid"]},
+                    browser=bo.session_state["_live_browser"])  # Bo reloads: the verdict is the store's
     assert f"Not this one. The answer is {right}." in texts(again) and f"Your answer: {h}" in texts(again)
 
 
@@ -86,7 +89,7 @@ def test_a_typed_number_is_answered_counted_once_and_revealed_with_each_students
     ("shape", "3,y", "That is not a shape"), ("shape", "8 × 0", "That is not a shape"), ("shape", "(", "not a shape"),
 ])  # fmt: skip
 def test_typed_input_that_cannot_be_read_gets_one_message_and_is_not_sent(kind, typed, message):
-    teacher, _, (student,) = teacher_and_students(1)
+    teacher, _, (student,) = class_with(1)
     send(teacher, kind)
     room = student.run().session_state["_live_room"]
     answer(student, room.qid, typed)
@@ -99,10 +102,34 @@ def test_typed_input_that_cannot_be_read_gets_one_message_and_is_not_sent(kind, 
 
 
 def test_a_typed_shape_in_chinese():
-    teacher, _, (student,) = teacher_and_students(1)
+    teacher, _, (student,) = class_with(1)
     student.selectbox(key="lang").set_value("zh").run()
     send(teacher, "shape")
     room = student.run().session_state["_live_room"]
     assert "你的答案（形状" in "".join(el.label for el in student.text_input)
     answer(student, room.qid, "x")
     assert "这不是一个形状" in texts(student) and not student.exception
+
+
+def test_a_typed_answer_is_shown_counted_and_exported_exactly_as_typed():
+    """4194304 stays 4194304 on the student's screen, in the console's histogram, on the projector's and in the CSV
+    (it was shown, histogrammed and exported as 4,194,300); and a neighbour is its own bar."""
+    from classroom.answers import csv_text
+    from classroom.session import rooms
+    from liveclass import Pass
+
+    teacher, code, (ann, bo) = class_with(2)
+    send(teacher, "d_k")
+    qid = ann.run().session_state["_live_room"].qid
+    bo.run()
+    answer(ann, qid, "4194304")
+    answer(bo, qid, "4194305")
+    assert "Sent: 4194304." in texts(ann)
+    teacher.run()
+    assert sorted(progress_texts(teacher)) == ["4194304 — 1", "4194305 — 1"]
+    teacher.button(key="console_reveal").click().run()
+    ann.run()
+    assert "Your answer: 4194304" in texts(ann) and "4194304 — 1" in progress_texts(ann)
+    auth = Pass(teacher.session_state["_live_sid"], teacher.session_state["_live_browser"])
+    rows = list(csv.DictReader(io.StringIO(csv_text(rooms(), code, auth, i18n.translator("en")))))
+    assert [r["answer"] for r in rows] == ["4194304", "4194305"]

@@ -149,11 +149,12 @@ CREATE TABLE answers (code TEXT NOT NULL, qid TEXT NOT NULL, sid TEXT NOT NULL, 
 
 
 # ---------------------------------------------------------------- the histogram (no store)
-def test_numbers_written_differently_are_one_bar():
+def test_numbers_written_differently_are_one_bar_and_every_bar_is_exact():
     q = as_quiz(NUMBER, {**NUMBER_SOLUTION, "answer": 16.0, "tolerance": 0.0})
-    bars = histogram(q, [16.0, 16, 16.0000000001, 1024.0, -0.5])
-    assert [(b.label, b.count, b.right) for b in bars] == [("16", 3, True), ("1,024", 1, False), ("−0.5", 1, False)]
-    assert label(0.1 + 0.2) == "0.3"
+    bars = histogram(q, [16.0, 16, 16.0, 1024.0, -0.5, 4194304, 4194305])
+    assert [(b.label, b.count, b.right) for b in bars] == [
+        ("16", 3, True), ("-0.5", 1, False), ("1024", 1, False), ("4194304", 1, False), ("4194305", 1, False)]
+    assert label(4194304.0) == "4194304" and label(0.3) == "0.3" and label(16.0000000001) == "16.0000000001"
 
 
 def test_at_most_six_bars_and_the_rest_is_other():

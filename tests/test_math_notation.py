@@ -16,13 +16,24 @@ from i18n import STRINGS, t
 MATH = re.compile(r"\$[^$]*\$")
 FIELD = re.compile(r"(?<!\{)\{[A-Za-z_]\w*(?::[^{}]*)?\}(?!\})")
 PROTECTED = re.compile(r"\$[^$]*\$|`[^`]*`|\]\([^)]*\)|⟦[^⟧]*⟧")
-# the Markdown texts converted to LaTeX (issue 35): the errata, quiz explanations and the pages' texts
+# the Markdown texts converted to LaTeX (issue 35): the errata, quiz prompts and explanations and the pages' texts
 MARKDOWN = re.compile(
-    r"^(errata\.[a-z0-9_]+\.(title|true|evidence)|quiz\.[a-z0-9_]+\.(explain\w*|why_\w+|trap_\w+)|steps\.[a-z]+\.text"
-    r"|why\.(scale|cost|params)\.text|sub\.(heads|wo|avg|d2l)\.\w+|hs\.(text|rho_text)|n4\.[a-z]+\.text|pe\.\w+_text"
-    r"|worked\.[a-z.]+text|minilm\.(contrib|distance)\.?text)$"
+    r"^(errata\.[a-z0-9_]+\.(title|true|evidence)|quiz\.[a-z0-9_]+\.(prompt\w*|explain\w*|why_\w+|trap_\w+)"
+    r"|steps\.[a-z]+\.text|why\.(scale|cost|params)\.text|sub\.(heads|wo|avg|d2l)\.\w+|hs\.(text|rho_text)"
+    r"|n4\.[a-z]+\.text|pe\.\w+_text|worked\.[a-z.]+text|minilm\.(contrib|distance)\.?text|" + r"{llm})$"
 )
+# The section "From the notes to LLMs" (i18n/catalog_llm.py): its pages' paragraphs, captions and notices (st.markdown,
+# st.caption, st.info; the handout prints them through lessons/html.rich_text). Not llm.decode.model: it is also the
+# handout's setting line, printed as plain text (Unicode dₖ; d_model a name, as in handout.setting); not
+# llm.decode.latex: it is st.latex's source.
+LLM_MARKDOWN = (
+    r"llm\.decode\.(intro|rows_text|cache_text|cost_text|latex_names)|llm\.share\.(intro|\w+_text|\w+_caption)"
+    r"|llm\.pos\.(intro|rope_odd|where_[a-z]+|\w+_text|beyond_alibi)|llm\.long\.(intro|\w+_text|\w+_caption)"
+)
+MARKDOWN = re.compile(MARKDOWN.pattern.replace("{llm}", LLM_MARKDOWN))
 PLAIN_NOTATION = re.compile(r"(?<![\w\\])W(_[0-9a-z])?\^[QKVO]|(?<![\w\\{])d_model\b|√d_k|(?<![\w\\])head_[ijh0-9]\b")
+# Any caret or one-letter subscript outside math: d_k, m_i, q_m, 2^(−8i/h), e^(s − m) (the LLM section's own notation)
+CARET_OR_SUBSCRIPT = re.compile(r"[\w)]\^|(?<![\w\\])[A-Za-z]_[A-Za-z0-9]")
 
 
 def outside_math(text: str) -> str:
@@ -30,18 +41,53 @@ def outside_math(text: str) -> str:
 
 
 def test_markdown_texts_write_their_notation_as_latex():
-    """The notes' texts (the LLM section's own quiz kinds, i18n/catalog_llm.py, keep their plain notation: their
-    tests read the rendered text for unfilled {fields})."""
-    from i18n.catalog_llm import STRINGS as LLM
-
     left = []
     for key, entry in STRINGS.items():
-        if MARKDOWN.match(key) and key not in LLM:
+        if MARKDOWN.match(key):
             for lang in ("en", "zh"):
                 hit = PLAIN_NOTATION.search(outside_math(entry[lang]))
                 if hit:
                     left.append((key, lang, hit.group(0)))
     assert not left, left
+
+
+def test_the_llm_sections_markdown_texts_write_every_formula_as_latex():
+    """Its pages' texts and its quiz kinds' texts: no caret or subscript outside $...$ ({w_minus} is a field)."""
+    from explorer.quiz_llm import LLM_KINDS
+    from i18n.catalog_llm import STRINGS as LLM
+
+    quiz = re.compile(r"^quiz\.(" + "|".join(LLM_KINDS) + r")\.")
+    checked, left = 0, []
+    for key, entry in LLM.items():
+        if MARKDOWN.match(key) or quiz.match(key):
+            checked += 1
+            for lang in ("en", "zh"):
+                hit = CARET_OR_SUBSCRIPT.search(FIELD.sub(" ", outside_math(entry[lang])))
+                if hit:
+                    left.append((key, lang, hit.group(0)))
+    assert checked > 80 and not left, (checked, left)
+
+
+def test_the_llm_sections_plain_texts_use_unicode_sub_and_superscripts():
+    """Its widget labels, table cells, chart titles and axes, and the decoder's line (also printed plain on the
+    handout) show no LaTeX, and no caret or subscript but the name d_model: −mᵢ · d, dₖ (a chart's title is also its
+    download button's label, plain text)."""
+    from explorer.quiz_llm import LLM_KINDS
+    from i18n.catalog_llm import STRINGS as LLM
+
+    quiz = re.compile(r"^quiz\.(" + "|".join(LLM_KINDS) + r")\.")
+    left = []
+    for key, entry in LLM.items():
+        if MARKDOWN.match(key) or quiz.match(key) or key == "llm.decode.latex":
+            continue
+        for lang in ("en", "zh"):
+            text = FIELD.sub(" ", entry[lang]).replace("d_model", "")
+            hit = re.search(r"\$", text) or CARET_OR_SUBSCRIPT.search(text)
+            if hit:
+                left.append((key, lang, hit.group(0)))
+    assert not left, left
+    sizes = {"name": "", "layers": 2, "h": 4, "g": 2, "dk": 16, "d": 64}
+    assert "−mᵢ" in t("fig.llm.alibi_title", "zh") and "dₖ = 16" in t("llm.decode.model", "en", **sizes)
 
 
 def test_inline_math_is_never_nested_or_doubled():

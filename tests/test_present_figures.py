@@ -14,14 +14,27 @@ from ui.share import student_query
 TOKENS = [f"word{i}" for i in range(40)]
 
 
-@pytest.mark.parametrize("style", [FigureStyle(), FigureStyle.large(), FigureStyle.present(), FigureStyle.phone()])
+@pytest.mark.parametrize("style", [FigureStyle(), FigureStyle.phone()])
 @pytest.mark.parametrize("n", [11, 24])
-def test_every_token_is_labelled_up_to_24(style, n):
+def test_every_token_is_labelled_up_to_24_on_a_screen(style, n):
     fig = matrix_heatmap(np.random.default_rng(0).random((n, n)), TOKENS[:n], TOKENS[:n], style=style)
     assert len(fig.layout.yaxis.ticktext) == n and len(fig.layout.xaxis.ticktext) == n
     assert 9 <= fig.layout.yaxis.tickfont.size <= style.font_size
     tiled = tiled_heads(np.random.default_rng(0).random((4, n, n)), TOKENS[:n], TOKENS[:n], style=style)
     assert len(tiled.layout.yaxis.ticktext) == n * (2 if style.max_tile_cols == 2 else 1)
+
+
+@pytest.mark.parametrize("style", [FigureStyle.large(), FigureStyle.present()])
+@pytest.mark.parametrize("n", [11, 24])
+def test_a_projectors_token_labels_are_never_smaller_than_the_back_row_reads(style, n):
+    """9 px labels of every token could not be read from the back of a lecture hall: on a projector a label is at
+    least min_tick_font (15 px), and where all do not fit at that size, every k-th is shown (hover names all)."""
+    for fig in (matrix_heatmap(np.random.default_rng(0).random((n, n)), TOKENS[:n], TOKENS[:n], style=style),
+                tiled_heads(np.random.default_rng(0).random((4, n, n)), TOKENS[:n], TOKENS[:n], style=style)):
+        for axis in (fig.layout.xaxis, fig.layout.yaxis):
+            assert style.min_tick_font == 15 <= axis.tickfont.size <= style.font_size
+            shown = axis.ticktext[: n]
+            assert len(shown) >= 5 and shown[0] == "0:word0"
 
 
 def test_a_phone_shows_fewer_labels_of_a_long_sentence_and_two_heads_per_row():

@@ -220,7 +220,9 @@ def test_every_llm_kind_matches_its_oracle_on_several_draws(name: str, kind: str
         for lang in i18n.LANGS:
             r = render(q, lang)
             assert r["prompt"] and r["explain"] and all(o["label"] and o["explain"] for o in r["options"])
-            assert not re.search(r"\{[a-z_0-9]+\}", json.dumps(r, ensure_ascii=False))  # every placeholder filled
+            shown = re.sub(r"\\[A-Za-z]+\{", "", json.dumps(r, ensure_ascii=False))  # LaTeX's \text{model}: no field
+            assert not re.search(r"\{[a-z_0-9]+\}", shown)  # every placeholder filled
+            assert "{{" not in shown  # every text formatted: its LaTeX's doubled braces shown single
     assert len(asked) >= 2  # draws differ
 
 

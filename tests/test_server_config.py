@@ -40,7 +40,7 @@ def test_the_served_app_uses_it():
 
 def test_no_pages_folder_beside_the_app():
     """Streamlit 1.67 treats a folder named `pages` beside app.py as a legacy multipage app: a fresh server's first
-    session then lists the folder's file names as the navigation and runs page files without app.py (ui/frame.py).
+    session then lists the folder's file names as the navigation and runs page files without app.py (frame.py).
     The page files live in app_pages/."""
     from streamlit.runtime.pages_manager import PagesManager
 

@@ -16,7 +16,7 @@ def open_page(**state):
     then builds the sidebar context itself)."""
     from streamlit.testing.v1 import AppTest
 
-    from ui.frame import PAGES
+    from ui.nav import PAGES
 
     registered = any(path == PAGE for path, *_ in PAGES)
     at = AppTest.from_file(APP if registered else str(ROOT / PAGE), default_timeout=120)

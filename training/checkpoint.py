@@ -26,7 +26,7 @@ from .decoder import TinyDecoder
 from .heads import HeadReport, measure_heads
 from .train_decoder import CHECKPOINT, FORMAT, Recipe
 
-CHECKPOINT_SHA256 = "75b96d15ce02349def36352552dc17b5a1c43b1210fdf5b21c952899cfc2dbe1"
+CHECKPOINT_SHA256 = "f656b7d6928d362cd63cef8d18376d5dd7e23b5018f7bc41529b8cf68bc2b967"
 NAME = "tiny-decoder"  # shown on the decoding page; language-neutral
 MEASURE_SEED = 0
 

@@ -31,6 +31,7 @@ class DecoderConfig:
     bias: bool = False  # biases on Q, K, V and the output (Qwen2 has them on Q, K, V; Llama has none)
     d_ff: int = 0  # width of each layer's MLP; 0: attention only, every token-to-token move is a head
     max_len: int = 128  # the longest sequence (sinusoidal positions are tabulated up to it)
+    qk_bias_init: float = 0.0  # std of the initial b^Q and b^K (needs bias); 0: zeros, as torch
     seed: int = 0
 
     def attention(self, layer: int) -> AttentionConfig:
@@ -60,6 +61,13 @@ class TinyDecoder(nn.Module):
             self.final_norm = nn.LayerNorm(d)
             self.unembed = nn.Linear(d, config.vocab_size)
         self.attention = nn.ModuleList(MultiHeadAttention(config.attention(i)) for i in range(n))
+        if config.bias and config.qk_bias_init:  # b^Q and b^K both zero: RoPE's positional scores start at a saddle
+            g = torch.Generator().manual_seed(config.seed)
+            for attention in self.attention:
+                b_q, b_k, _ = attention.qkv_biases()  # views of the layer's [b^Q | b^K | b^V]
+                with torch.no_grad():
+                    for b in (b_q, b_k):
+                        b.normal_(0.0, config.qk_bias_init, generator=g)
         pe = torch.zeros(0, d) if config.rope else sinusoidal_positional_encoding(config.max_len, d)
         self.register_buffer("pe", pe, persistent=False)  # (max_len, d_model), or empty: RoPE is in the scores
 
@@ -70,8 +78,9 @@ class TinyDecoder(nn.Module):
             x = x + self.mlps[i](self.mlp_norms[i](x))  # (B, L, d_model)
         return x, trace
 
-    def forward(self, tokens: Tensor) -> ModelOutput:
-        """tokens (B, L) int64, L <= max_len -> logits (B, L, vocab) and one trace per layer."""
+    def hidden(self, tokens: Tensor) -> tuple[Tensor, tuple[AttentionTrace, ...]]:
+        """tokens (B, L) int64, L <= max_len -> the last layer's normed stream (B, L, d_model) and one trace per
+        layer: the logits before the output embedding (training unembeds only the positions it has targets for)."""
         x = self.embed(tokens)  # (B, L, d_model)
         if not self.config.rope:
             x = x + self.pe[: tokens.shape[1]]  # the notes' sinusoidal positions
@@ -79,7 +88,12 @@ class TinyDecoder(nn.Module):
         for i in range(self.config.n_layers):
             x, trace = self._block(i, x)
             traces.append(trace)
-        return ModelOutput(self.unembed(self.final_norm(x)), tuple(traces))
+        return self.final_norm(x), tuple(traces)
+
+    def forward(self, tokens: Tensor) -> ModelOutput:
+        """tokens (B, L) int64, L <= max_len -> logits (B, L, vocab) and one trace per layer."""
+        x, traces = self.hidden(tokens)  # (B, L, d_model)
+        return ModelOutput(self.unembed(x), traces)
 
     def new_caches(self) -> list[KVCache]:
         """One empty KV cache per layer."""

@@ -3,7 +3,8 @@
 // - Streamlit's navigation list made a valid list (its <ul> holds a <div> per section: the <ul> is said to be a
 //   list and the section <div>s to be no element of their own, so the <li>s are its items);
 // - Streamlit's own English names (aria-label, title, placeholder) replaced on a Chinese page;
-// - after an action that asks for it (ui/focus.request), the focus on the new content once the run is done;
+// - after an action that asks for it (ui/a11y.move_focus_to), the focus on the new content once the run is done;
+// - an in-page link's target focused (not only scrolled to);
 // - the width the main column is drawn at, reported when it crosses NARROW, so figures choose their layout by it.
 //
 // data: {lang, labels: {exact: {en: zh}, prefix: {en: "...{}..."}}, focus: {target, n} | null, assumed}
@@ -55,6 +56,25 @@ function relabelAll(root, labels) {
   if (root.querySelectorAll) root.querySelectorAll(SELECTOR).forEach((el) => relabel(el, labels));
 }
 
+// An in-page link (a lesson's "go to it", a heading's own link) moves the focus to its target, not only the view:
+// the browser leaves the focus on <body> for a target that is not focusable, and a screen reader stays where it was.
+function focusLinkTarget(event) {
+  const link = event.target instanceof Element ? event.target.closest("a[href^='#']") : null;
+  if (!link || event.defaultPrevented) return;
+  let id = "";
+  try {
+    id = decodeURIComponent(link.getAttribute("href").slice(1));
+  } catch (e) {
+    return;
+  }
+  const target = id ? document.getElementById(id) : null;
+  if (!target) return;
+  setTimeout(() => {
+    if (!target.matches(FOCUSABLE)) target.setAttribute("tabindex", "-1");
+    target.focus({ preventScroll: true });
+  }, 0);
+}
+
 // One observer per page: it re-applies the fixes to what Streamlit and plotly add or rename later.
 function observe() {
   if (window.__mhaA11y) return window.__mhaA11y;
@@ -75,22 +95,28 @@ function observe() {
     if (!state.frame) state.frame = requestAnimationFrame(flush);
   });
   state.observer.observe(document.body, { childList: true, subtree: true, attributes: true, attributeFilter: ATTRS });
+  document.addEventListener("click", focusLinkTarget);
   window.__mhaA11y = state;
   return state;
 }
 
+// The target may be on another page (a lesson's Next switches pages) drawn by a run that takes seconds on a busy
+// server: wait while the app runs (up to a minute), and give up only after 2 s idle without the target.
 function focusWhenDrawn(focus) {
   if (!focus || !focus.target || window.__mhaFocusN === focus.n) return;
   window.__mhaFocusN = focus.n;
-  let tries = 0;
+  const started = Date.now();
+  let idle = 0;
   const attempt = () => {
+    if (window.__mhaFocusN !== focus.n) return; // a newer request took over
     const app = document.querySelector("[data-testid='stApp']");
     const el = document.querySelector(focus.target);
-    if (app && app.dataset.testScriptState === "notRunning" && el) {
+    const running = !app || app.dataset.testScriptState !== "notRunning";
+    if (!running && el) {
       if (!el.matches(FOCUSABLE)) el.setAttribute("tabindex", "-1");
       el.focus({ preventScroll: true });
       el.scrollIntoView({ block: "nearest" });
-    } else if (tries++ < 100) setTimeout(attempt, 50);
+    } else if ((running || idle++ < 40) && Date.now() - started < 60000) setTimeout(attempt, 50);
   };
   setTimeout(attempt, 50);
 }

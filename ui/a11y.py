@@ -95,12 +95,13 @@ def document_title(tr, page_title: str) -> str:
     return tr("a11y.doc_title", page=page_title, app=tr("app.title"))
 
 
-def install(ctx, page_title: str) -> None:
-    """Every run, before the page: title, focus ring and hidden collapsed sidebar (CSS), and ui/a11y.js."""
+def install(ctx, page_title: str, where=None) -> None:
+    """Every run, before the page: title, focus ring and hidden collapsed sidebar (CSS), and ui/a11y.js, drawn in the
+    sidebar, or in `where` (a container) on a screen that has none (the live class's projector)."""
     st.set_page_config(page_title=document_title(ctx.t, page_title))
     screen = "dark" if ctx.style.dark else "light"
     st.html(_CSS.format(ring=FOCUS_RING[screen], label=PRIMARY_LABEL[screen]))
     data = {"lang": LANG_TAGS.get(ctx.lang, ctx.lang), "labels": labels_for(ctx.lang, ctx.t),
             "focus": st.session_state.get(_FOCUS), "assumed": "narrow" if ctx.narrow else "wide"}  # fmt: skip
-    with st.sidebar:
+    with st.sidebar if where is None else where:
         _frame_component()(data=data, key=FRAME_KEY, on_width_change=lambda: None, default={"width": None})

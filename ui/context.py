@@ -21,6 +21,9 @@ class Context:
     style: FigureStyle
     large: bool
     present: bool = False
+    # "" for the explorer; "follower" (a student's phone following the teacher) or "projector" in a live class:
+    # the class's page, settings and step, with no control that would leave them (ui/present.py hides Prev/Next)
+    screen: str = ""
     narrow: bool = False  # the main column is narrow (a phone, or 400 % zoom): ui/screen.is_narrow
     shown: Scene | None = field(default=None, repr=False)  # a page's own scene for this run (with_scene)
 
@@ -48,10 +51,8 @@ def run_lang() -> str:
 
 
 def get_context() -> Context:
-    """The context app.py built for this run. A page opened without the frame builds it itself."""
+    """The context the frame built for this run (every page runs inside the frame: frame.outside_frame)."""
     ctx = st.session_state.get(_KEY)
-    if ctx is None:  # a page run on its own (e.g. in a test): build the frame's context first
-        from ui.sidebar import build_context
-
-        ctx = build_context()
+    if ctx is None:
+        raise RuntimeError("no context: a page runs inside the frame (frame.outside_frame)")
     return ctx

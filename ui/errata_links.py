@@ -6,7 +6,7 @@ import streamlit as st
 
 from explorer.errata import for_page
 from ui.context import Context
-from ui.frame import page_icon
+from ui.nav import page_icon
 
 
 def errata_links(ctx: Context, url: str) -> None:

@@ -13,6 +13,7 @@ import streamlit as st
 from explorer import Scene, Settings, run_scene
 from explorer.settings_io import SettingsFileError, settings_from_json, settings_to_json
 from ui import sticky
+from ui.messages import message_text
 from ui.share import student_link_panel
 from ui.streamlit_text import UPLOAD_LIMIT_MB, uploader_note
 
@@ -99,8 +100,6 @@ def export_panel(tr, settings: Settings, scene: Scene, lang: str) -> None:
         uploader_note(tr)
         message = st.session_state.pop(_MSG, None)
         if message:
-            from ui.sidebar import message_text
-
             kind, key, params = message
             rest = {k: v for k, v in params.items() if k != "problem"}
             text = tr(key, **rest)

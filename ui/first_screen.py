@@ -31,7 +31,6 @@ from explorer import Settings, run_scene
 PAGES = frozenset({"home", "inputs", "steps", "heads", "positional"})
 # A link's parameters that leave the settings at their defaults (the language; a lesson and its stop, answers).
 NEUTRAL_PARAMS = frozenset({"lang", "lesson", "stop", "la"})
-KEY = "mha_first_screen"  # the hidden element of a first-screen run (tests wait until it is gone)
 _DONE = "_first_screen_done"  # in session state: this session's first run is over
 _ACTIVE = "_first_screen_active"  # in session state, during a first-screen run
 
@@ -44,9 +43,10 @@ def requested_page() -> str:
     return "home" if name in ("", base) else name
 
 
-def wanted() -> bool:
+def wanted(live: bool = False) -> bool:
     """True for a first-screen run: a browser's first run in this session, on a page of PAGES, with a link that names
-    no setting. Called once at the start of every run (the answer holds for the run)."""
+    no setting, not `live` (a live class's screen: its bar and the class's state belong on its first screen). Called
+    once at the start of every run (the answer holds for the run)."""
     first = not st.session_state.get(_DONE)
     st.session_state[_DONE] = True
     try:
@@ -54,7 +54,7 @@ def wanted() -> bool:
     except Exception:  # no browser (AppTest)
         url = None
     active = bool(
-        first and url and requested_page() in PAGES and set(st.query_params) <= NEUTRAL_PARAMS
+        first and not live and url and requested_page() in PAGES and set(st.query_params) <= NEUTRAL_PARAMS
         and st.query_params.get("lang", "en") in i18n.LANGS
     )  # fmt: skip
     st.session_state[_ACTIVE] = active

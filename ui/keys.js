@@ -5,6 +5,11 @@
 // control, ui/present.py), so a clicker goes on working through the whole presentation.
 //
 // data: {next: widget key of the Next button, prev: widget key of the Previous button, scroll: anchor id or ""}
+//
+// A live class's console and projector count the presses instead (data: {count: true}): every press is numbered
+// and the last PRESSES of them go to the server as one state value {last, list: [[n, +1 or -1], ...]}. A state
+// value that changes again before the server has read it replaces the older one, so sending the list (not the
+// one press) loses no press: the server applies, in order, every press numbered after the last it applied.
 
 const NEXT = new Set(["ArrowRight", "PageDown", " "]);
 const PREV = new Set(["ArrowLeft", "PageUp"]);
@@ -24,7 +29,34 @@ function onControl(target) {
   return target.matches("[tabindex]:not([tabindex='-1'])") && !target.matches(PAGE);
 }
 
-export default function ({ data }) {
+const PRESSES = 50;
+
+function counting(setStateValue) {
+  const onKey = (event) => {
+    if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey || onControl(event.target)) return;
+    let delta = 0;
+    if (PREV.has(event.key) || (event.key === " " && event.shiftKey)) delta = -1;
+    else if (NEXT.has(event.key)) delta = 1;
+    if (!delta) return;
+    event.preventDefault();
+    const log = (window.__mhaPresses = window.__mhaPresses || { last: 0, list: [] });
+    log.last += 1;
+    log.list = [...log.list, [log.last, delta]].slice(-PRESSES);
+    setStateValue("presses", { last: log.last, list: log.list });
+  };
+  if (window.__mhaCount) document.removeEventListener("keydown", window.__mhaCount);
+  window.__mhaCount = onKey;
+  document.addEventListener("keydown", onKey);
+  return () => {
+    if (window.__mhaCount === onKey) {
+      document.removeEventListener("keydown", onKey);
+      window.__mhaCount = null;
+    }
+  };
+}
+
+export default function ({ data, setStateValue }) {
+  if (data.count) return counting(setStateValue);
   const onKey = (event) => {
     if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey || onControl(event.target)) return;
     let which = null;

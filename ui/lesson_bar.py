@@ -87,10 +87,11 @@ def _nav(ctx: Context, lesson: lessons.Lesson, stop: lessons.Stop, where: str) -
 def _top(ctx: Context, p: lesson_state.Progress, lesson: lessons.Lesson, stop: lessons.Stop, url: str) -> None:
     tr, lang, total = ctx.t, ctx.lang, len(lesson.stops)
     with st.container(border=True, key="lesson_bar"):
-        st.caption(f":material/school: {md(lesson.title(lang))} · "
-                   + tr("lesson.stop_of", n=stop.number, total=total, minutes=f"{stop.minutes:g}"))  # fmt: skip
-        st.progress(stop.number / total)
-        st.markdown(f"**{md(stop.title(lang))}**")
+        with st.container(key=lesson_state.STOP_HEADING):  # where the focus goes on entering a stop
+            st.caption(f":material/school: {md(lesson.title(lang))} · "
+                       + tr("lesson.stop_of", n=stop.number, total=total, minutes=f"{stop.minutes:g}"))  # fmt: skip
+            st.progress(stop.number / total)
+            st.markdown(f"**{md(stop.title(lang))}**")
         if url != stop.page:
             page = tr(page_title_keys()[stop.page])
             st.info(tr("lesson.elsewhere", page=page), icon=":material/explore:")

@@ -18,6 +18,7 @@ import streamlit as st
 import lessons
 from explorer.quiz import Question
 from ui import quiz_state
+from ui.a11y import move_focus_to
 
 LESSON_PARAM, STOP_PARAM, ANSWERS_PARAM = "lesson", "stop", "la"
 URL_PARAMS = (LESSON_PARAM, STOP_PARAM, ANSWERS_PARAM)
@@ -25,6 +26,8 @@ _STATE = "_lesson"  # the Progress of the lesson in the link (or last left)
 _PENDING = "_lesson_pending"  # a stop to enter: its settings go into the widgets, then its page is shown
 _READ = "_lesson_url_read"
 OVERVIEW = -1  # a pending "stop": the lesson's overview (Finish)
+STOP_HEADING = "lesson_stop"  # the bar's "stop n of N" and the stop's title: the focus goes there on entering a stop
+OVERVIEW_HEADING = "lesson_head"  # the overview's title: the focus goes there after Finish
 
 
 @dataclass
@@ -94,6 +97,7 @@ def start(lesson_id: str, index: int) -> None:
     st.session_state[_STATE] = p
     st.session_state[_PENDING] = index
     st.session_state[_READ] = True
+    move_focus_to(STOP_HEADING)  # a screen reader reads the new stop; Tab goes on to its task and Next
 
 
 def pause() -> None:
@@ -108,6 +112,7 @@ def finish() -> None:
     """The last stop's Finish (a callback): the lesson pauses and its overview is shown next."""
     pause()
     st.session_state[_PENDING] = OVERVIEW
+    move_focus_to(OVERVIEW_HEADING)
 
 
 def pending() -> int | None:

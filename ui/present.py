@@ -3,6 +3,7 @@ number at the top, the keys of a presentation clicker, and the step in the link 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import streamlit as st
@@ -53,14 +54,35 @@ def key_listener(scroll_to: str = "") -> None:
     _keys_component()(data=data, key="present_keys")
 
 
+def clicker(key: str, on_press: Callable[[], None]) -> list[tuple[int, int]]:
+    """A live class's clicker keys, counted (ui/keys.js): every press so far, as [(number, +1 or -1), ...] (the last
+    50). `on_press` runs, before the next run, whenever presses came in; the caller applies those it has not yet."""
+    result = _keys_component()(data={"count": True}, key=key, on_presses_change=on_press)
+    raw = getattr(result, "presses", None) or {}
+    presses = raw.get("list", []) if isinstance(raw, dict) else []
+    return [(int(n), int(d)) for n, d in presses if isinstance(n, int) and d in (1, -1)][-50:]
+
+
+def pressed(key: str) -> list[tuple[int, int]]:
+    """In `clicker`'s on_press: the presses the browser sent (the component's state, read before it is drawn)."""
+    raw = (st.session_state.get(key) or {}).get("presses") if isinstance(st.session_state.get(key), dict) else None
+    presses = raw.get("list", []) if isinstance(raw, dict) else []
+    return [(int(n), int(d)) for n, d in presses if isinstance(n, int) and d in (1, -1)][-50:]
+
+
 def present_steps(ctx: Context) -> None:
-    """One step, its bar on top; the step number is written to the URL."""
+    """One step, its bar on top; the step number is written to the URL. On a live class's screens (ctx.screen) the
+    step is the class's: no Previous/Next (a phone follows, the projector's clicker keys move the class)."""
     tr = ctx.t
     last = len(STEP_KEYS) - 1
     current = current_step()
-    st.query_params["step"] = str(current + 1)
-    st.html(_COMPACT_CSS)
     view = StepsView(ctx, numbers_head=int(st.session_state.get("numbers_head", 0) or 0), compact=True)
+    if ctx.screen:
+        st.markdown(f"**{tr('steps.progress', n=current + 1, total=last + 1)} · {view.title(STEP_KEYS[current])}**")
+        view.draw(current)
+        return
+    st.html(_COMPACT_CSS)
+    st.query_params["step"] = str(current + 1)
     prev_col, info_col, next_col = st.columns([1.4, 5, 1.4], vertical_alignment="center")
     prev_col.button(tr("steps.prev"), key=PREV_KEY, on_click=_go, args=(current, -1), disabled=current == 0,
                     icon=":material/arrow_back:", width="stretch")  # fmt: skip

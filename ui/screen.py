@@ -1,5 +1,5 @@
-"""Projector basics in the sidebar: the screen's theme (follow the browser, light, dark high-contrast), a reset to
-the default setting, and the names PNG exports get.
+"""Projector basics in the sidebar: the screen's theme (follow the browser, light, dark high-contrast), whether this
+is a phone, and the names PNG exports get.
 
 Streamlit draws its own light or dark theme ([theme.light] / [theme.dark] in .streamlit/config.toml) and
 follows the browser's preference until a choice is stored in the browser; ui/theme.js stores the chosen one
@@ -15,7 +15,8 @@ from pathlib import Path
 import streamlit as st
 
 from explorer import Settings
-from ui import keep, sticky
+from ui import sticky
+from ui.nav import PAGES
 
 THEMES: tuple[str, ...] = ("auto", "light", "dark")
 _STREAMLIT_NAME = {"auto": "System", "light": "Light", "dark": "Dark"}
@@ -63,30 +64,10 @@ def theme_control(tr) -> bool:
     choice = st.sidebar.radio(tr("screen.theme"), THEMES, key="theme", format_func=lambda c: tr(f"screen.{c}"),
                               horizontal=True, on_change=sticky.remember, args=("theme",),
                               help=tr("screen.theme_help"))  # fmt: skip
-    from ui.frame import PAGES  # the frame imports the sidebar, which imports this module
-
     paths = ["/"] + [f"/{url}" for _, url, *_ in PAGES]
     with st.sidebar:
         _theme_component()(data={"theme": _STREAMLIT_NAME[choice], "paths": paths}, key="theme_switch")
     return choice == "dark" or (choice == "auto" and browser_is_dark())
-
-
-def _reset() -> None:
-    """Every setting and page choice back to its default; the language, theme and presentation stay."""
-    from ui.export import apply_to_widgets
-    from ui.sidebar import W_EDITS, X_EDITS
-
-    apply_to_widgets(Settings())
-    st.session_state[X_EDITS] = {}
-    st.session_state[W_EDITS] = {}
-    keep.forget_all()
-    for key in ("step_index", "numbers_head"):
-        st.session_state.pop(key, None)
-
-
-def reset_button(tr) -> None:
-    st.sidebar.button(tr("screen.reset"), key="reset_defaults", on_click=_reset, icon=":material/restart_alt:",
-                      help=tr("screen.reset_help"), width="stretch")  # fmt: skip
 
 
 def png_name(key: str, s: Settings | None) -> str:

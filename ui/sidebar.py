@@ -13,10 +13,11 @@ import streamlit as st
 import i18n
 from explorer import LIMITS, MASKS, PRESETS, Problem, Settings, apply_preset, run_scene, validate
 from figures.style import FigureStyle
-from ui import screen, sticky, urlstate
+from ui import keep, screen, sticky, urlstate
 from ui.context import Context, set_context
 from ui.editing import parse_cell
-from ui.export import export_panel
+from ui.export import apply_to_widgets, export_panel
+from ui.messages import problem_text
 from ui.streamlit_guard import MAX_QUERY_FIELDS
 from ui.weight_source import fixed_size_widgets, pad_text_widget, real_sizes, sentence_tokens, source_widgets
 
@@ -160,22 +161,23 @@ def edit_signature(kind: str, s: Settings) -> tuple:
     return (s.d_model, s.n_heads, s.seed, s.preset)
 
 
-def problem_text(tr, p: Problem) -> str:
-    return message_text(tr, p.key, p.kwargs)
+def _reset() -> None:
+    """Every setting and page choice back to its default; the language, theme and presentation stay."""
+    apply_to_widgets(Settings())
+    st.session_state[X_EDITS] = {}
+    st.session_state[W_EDITS] = {}
+    keep.forget_all()
+    for key in ("step_index", "numbers_head"):
+        st.session_state.pop(key, None)
 
 
-def message_text(tr, key: str, kwargs: dict) -> str:
-    """A translated message whose `which`/`name` parameters are themselves translated words."""
-    kwargs = dict(kwargs)
-    if "which" in kwargs:
-        kwargs["which"] = tr(f"which.{kwargs['which']}")
-    if "name" in kwargs:
-        kwargs["name"] = tr(f"name.{kwargs['name']}")
-    return tr(key, **kwargs)
+def reset_button(tr) -> None:
+    st.sidebar.button(tr("screen.reset"), key="reset_defaults", on_click=_reset, icon=":material/restart_alt:",
+                      help=tr("screen.reset_help"), width="stretch")  # fmt: skip
 
 
-def build_context() -> Context:
-    """Language, sidebar, validation and the cached Scene for this run."""
+def language_choice() -> str:
+    """Start of a run: the link's settings (first run), the sticky choices, and the language picker (sidebar)."""
     urlstate.load_once()
     urlstate.keep_preset_fill()
     sticky.restore()
@@ -184,15 +186,20 @@ def build_context() -> Context:
             sticky.set_choice(key, default)
     # named in both languages (whoever cannot read the current one finds it), without an icon whose ligature text
     # ("translate") a screen reader would read as part of the name
-    lang = st.sidebar.selectbox(
+    return st.sidebar.selectbox(
         i18n.t("a11y.language", st.session_state["lang"]), i18n.LANGS, key="lang",
         format_func=lambda code: i18n.LANG_NAMES[code], on_change=sticky.remember, args=("lang",),
     )  # fmt: skip
+
+
+def build_context() -> Context:
+    """Language, sidebar, validation and the cached Scene for this run."""
+    lang = language_choice()
     tr = i18n.translator(lang)
     st.sidebar.toggle(tr("sb.present"), key="present", help=tr("sb.present_help"), bind="query-params")
     large = st.sidebar.toggle(tr("sb.large"), key="large", help=tr("sb.large_help"), bind="query-params")
     dark = screen.theme_control(tr)
-    screen.reset_button(tr)
+    reset_button(tr)
     candidate, problems = read_settings(tr)
     if urlstate.rejected_params():
         st.warning(tr("msg.url_rejected", names=", ".join(urlstate.rejected_params())), icon=":material/link:")

@@ -27,7 +27,7 @@ forged message breaks a session or floods the log.
 `install()` applies to the Streamlit version this was written against only (tests/test_streamlit_guard.py runs
 each replacement against Streamlit's own behaviour). It runs before the server starts when the server is started
 as `python3 -m ui.streamlit_guard run app.py ...` (the Docker image does), and otherwise at the app's first page
-run (ui/frame.py), which also cleans the session of that first run (`clean_session`). deploy/nginx.conf refuses a
+run (frame.py), which also cleans the session of that first run (`clean_session`). deploy/nginx.conf refuses a
 foreign origin itself, so behind it the servers never see one.
 """
 
@@ -73,11 +73,16 @@ def clean_states(session_state: Any) -> int:
 
 
 def _wrong_kind(session_state: Any, state: Any) -> bool:
-    """A widget state of a kind its widget, as the last run registered it, does not take (a number for a
-    component whose callbacks read JSON: Streamlit's callback dispatch raises on it before any run starts)."""
+    """A widget state of a kind its component does not take: for an element with callbacks (components v2: the frame's
+    width, the charts) Streamlit dispatches them by kind before any run starts, and a number where it reads JSON
+    raised there, outside every guard. Only such elements are checked: other widgets take more than one kind for one
+    value (a number input is registered as double_value and sent as int_value), and register_widget and
+    widget_value below already answer their unreadable values."""
     metadata = session_state._new_widget_state.widget_metadata.get(state.id)
+    if metadata is None or getattr(metadata, "callbacks", None) is None:
+        return False
     kind = state.WhichOneof("value")  # None: a value the browser cleared
-    return metadata is not None and kind is not None and kind != metadata.value_type
+    return kind is not None and kind != metadata.value_type
 
 
 def on_script_will_rerun(self: Any, fresh_widget_states: Any = None, **kwargs: Any) -> None:

@@ -96,8 +96,8 @@ def check_params(params: dict[str, str]) -> tuple[dict[str, object], list[str]]:
         elif name in TEXTS:
             if len(value) > LIMITS.max_chars or not encodable(value):
                 rejected.append(name)
-        elif name in ("join", "me", "erratum", DROPPED_PARAM):  # a live class's join code and student id
-            continue  # (ui/live.py checks them), the erratum a citation links to (app_pages/errata.py shows a known id
+        elif name in ("join", "me", "room", "screen", "invite", "as", "erratum", DROPPED_PARAM):  # the live class's
+            continue  # (classroom/ checks them), the erratum a citation links to (app_pages/errata.py shows a known id
             # first), ui.streamlit_guard's mark of a link Streamlit did not read (load_once)
         else:  # an unknown parameter: never echo its (user-controlled) name
             rejected.append("?")

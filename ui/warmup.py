@@ -51,18 +51,23 @@ def enabled() -> bool:
     return os.environ.get("MHA_WARMUP", "1") != "0"
 
 
-@contextlib.asynccontextmanager
-async def lifespan(_app: object) -> AsyncIterator[None]:
-    """st.App's lifespan: start the warm-up beside the server (it never delays the server's start)."""
-    start()
-    yield
+def lifespan(prepare: Callable[[], object]) -> Callable[[object], contextlib.AbstractAsyncContextManager[None]]:
+    """st.App's lifespan: start the warm-up beside the server (it never delays the server's start). `prepare` imports
+    what every page needs (app.py gives the frame's import: the frame imports this module, not the other way round)."""
+
+    @contextlib.asynccontextmanager
+    async def run(_app: object) -> AsyncIterator[None]:
+        start(prepare)
+        yield
+
+    return run
 
 
-def start() -> threading.Thread | None:
+def start(prepare: Callable[[], object] | None = None) -> threading.Thread | None:
     if not enabled():
         done.set()
         return None
-    thread = threading.Thread(target=warm_up, name="mha-warmup", daemon=True)
+    thread = threading.Thread(target=warm_up, kwargs={"prepare": prepare}, name="mha-warmup", daemon=True)
     thread.start()
     return thread
 
@@ -149,9 +154,10 @@ def visitor_since(t0: float) -> bool:
         return _visitors["running"] > 0 or _visitors["last"] > t0
 
 
-def warm_up(visit: Callable[..., float] | None = None, wait: float = 120.0) -> None:
-    """Wait for the server to be healthy, import, then visit PAGES in LANGS whenever no visitor is being served.
-    `visit(server, page, lang)` returns the seconds the page's run took and raises Yielded when a visitor came
+def warm_up(visit: Callable[..., float] | None = None, wait: float = 120.0,
+            prepare: Callable[[], object] | None = None) -> None:
+    """Wait for the server to be healthy, import (`prepare`), then visit PAGES in LANGS whenever no visitor is being
+    served. `visit(server, page, lang)` returns the seconds the page's run took and raises Yielded when a visitor came
     (default: a websocket session, `visit_page`)."""
     visit = visit or visit_page
     started = time.perf_counter()
@@ -165,7 +171,8 @@ def warm_up(visit: Callable[..., float] | None = None, wait: float = 120.0) -> N
             time.sleep(0.05)
         sys.setswitchinterval(SWITCH)
         t0 = time.perf_counter()
-        import ui.frame  # noqa: F401  (torch, plotly, pandas, the app's packages: every run needs them, a visitor's too)
+        if prepare is not None:  # torch, plotly, pandas, the app's packages: every run needs them, a visitor's too
+            prepare()
 
         report["imports"] = time.perf_counter() - t0
         for lang in LANGS:

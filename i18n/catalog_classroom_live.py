@@ -1,39 +1,20 @@
-"""Strings of the live class (ui/live.py): the teacher's panel, the students' bar, questions, and every refusal of
-the room store (`live.err.<code>`, one per LiveError code of liveclass/)."""
+"""Strings of the live class shared by its screens (classroom/): joining, the students' bar, questions on a phone and
+on the projector, and every refusal of the room store (`live.err.<code>`, one per LiveError code of liveclass/).
+The console's and the projector's own strings: catalog_classroom_console.py."""
 
 STRINGS: dict[str, dict[str, str]] = {
     "live.title": {"en": "Live class", "zh": "课堂直播"},
-    "live.start_help": {
-        "en": "Start a room: students join with a short code or a QR code, follow your page, settings and step, "
-        "and answer your questions on their own screens.",
-        "zh": "开一个课堂房间：学生用短码或二维码加入，跟随你的页面、设置和步骤，并在自己的屏幕上回答你的提问。",
-    },
-    "live.start": {"en": "Start a live class", "zh": "开始课堂直播"},
-    "live.retake_code": {"en": "Take back a room: its code", "zh": "收回房间：房间码"},
+    "live.retake_code": {"en": "Class code", "zh": "房间码"},
     "live.retake_key": {"en": "Teacher key", "zh": "教师密钥"},
-    "live.retake": {"en": "Take back the room", "zh": "收回房间"},
-    "live.code": {"en": "join code", "zh": "加入码"},
-    "live.big": {"en": "Show the join screen", "zh": "显示加入画面"},
-    "live.big_help": {
-        "en": "The code and a large QR code at the top of the page, to read from the back of the room.",
-        "zh": "在页面顶部显示房间码和大号二维码，坐在教室后排也能看清。",
-    },
     "live.join_here": {"en": "Join the live class: scan the code, or type it on the home page",
                        "zh": "加入课堂：扫描二维码，或在首页输入房间码"},
-    "live.key_once": {
-        "en": "Teacher key: `{secret}`. Note it now, it is shown only this once: with it you can take the room back "
-        "after a reload. Do not show it on the projector.",
-        "zh": "教师密钥：`{secret}`。请现在记下，它只显示这一次：刷新页面后可用它收回房间。不要投到投影仪上。",
-    },
     "live.key_noted": {"en": "I have noted it", "zh": "我已记下"},
     "live.presence": {
         "en": "**{connected}** connected · **{following}** following · {joined} joined",
         "zh": "**{connected}** 人在线 · **{following}** 人跟随 · 共 {joined} 人加入过",
     },
-    "live.q_answers": {"en": "Answers so far", "zh": "已收到的答案"},
     "live.answers_in": {"en": "{n} answers ({connected} connected)", "zh": "已收到 {n} 份答案（{connected} 人在线）"},
     "live.reveal": {"en": "Reveal", "zh": "揭晓"},
-    "live.csv": {"en": "CSV", "zh": "CSV"},
     "live.ask": {"en": "Ask the class", "zh": "向全班提问"},
     "live.ask_kind": {"en": "Question", "zh": "题目"},
     "live.ask_head": {"en": "Head", "zh": "头"},
@@ -90,8 +71,20 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "You are exploring on your own: the teacher's changes are paused for you.",
         "zh": "你正在自行探索：老师的切换暂时不会带动你的页面。",
     },
+    "live.explore": {"en": "Explore on my own", "zh": "自己探索"},
+    "live.explore_help": {
+        "en": "Opens the whole app at the class's page and setting, for you to change. The teacher's changes wait "
+        "until you come back with “Back to the teacher”.",
+        "zh": "在全班当前的页面和设置上打开完整的应用，由你自己修改。老师的切换会等你点“回到老师这里”后再跟上。",
+    },
+    "live.left": {"en": "You left the live class.", "zh": "你已离开课堂。"},
+    "live.teach": {"en": "Teach a live class", "zh": "上一堂直播课"},
     "live.back": {"en": "Back to the teacher", "zh": "回到老师这里"},
     "live.q_title": {"en": "Question from the teacher", "zh": "老师的提问"},
+    "live.q_setting": {"en": "Asked at the class's setting: d_model = {d}, h = {h}, {L} tokens.",
+                       "zh": "提问时全班的设置：d_model = {d}，h = {h}，{L} 个词元。"},
+    "live.answer_on_phones": {"en": "Answer on your phone. Nobody sees the result until the teacher reveals it.",
+                              "zh": "请在手机上作答。老师揭晓之前，谁都看不到结果。"},
     "live.nickname": {"en": "Nickname (optional)", "zh": "昵称（可选）"},
     "live.nickname_help": {"en": "Up to 24 characters; leave empty to stay anonymous.",
                            "zh": "最多 24 个字符；留空即匿名。"},
@@ -112,8 +105,42 @@ STRINGS: dict[str, dict[str, str]] = {
     "live.err.expired": {"en": "Live class {room} has expired (rooms last 12 hours).",
                          "zh": "课堂 {room} 已过期（房间有效期为 12 小时）。"},
     "live.err.not_teacher": {"en": "Only the teacher of this room can change it.", "zh": "只有本房间的老师才能更改它。"},
-    "live.err.too_many_rooms": {"en": "This server already has {limit} live classes open. Try again later.",
-                                "zh": "本服务器已有 {limit} 个课堂在进行，请稍后再试。"},
+    "live.err.too_many_rooms": {
+        "en": "This server already has {limit} live classes open. A place frees up in about {minutes} minutes (a "
+        "class ends, expires, or is left without a teacher's screen for two hours).",
+        "zh": "本服务器已有 {limit} 个课堂在进行。大约 {minutes} 分钟后会空出一个名额（某个课堂结束、过期，或两小时内"
+        "没有任何教师屏幕在线）。",
+    },
+    "live.err.rooms_per_client": {
+        "en": "This browser already has {limit} live classes open. End one on its console first.",
+        "zh": "这个浏览器已经开了 {limit} 个课堂。请先在其控制台上结束一个。",
+    },
+    "live.err.rooms_per_address": {
+        "en": "This network address already has {limit} live classes open. End one first.",
+        "zh": "这个网络地址已经开了 {limit} 个课堂。请先结束一个。",
+    },
+    "live.err.seats_per_client": {
+        "en": "This browser already holds {limit} seats in this class. Use the tab you joined with.",
+        "zh": "这个浏览器在本课堂已占了 {limit} 个座位。请使用你加入时的那个标签页。",
+    },
+    "live.err.seats_per_address": {
+        "en": "{limit} students already joined from this network address. Ask your teacher if you share a device.",
+        "zh": "已有 {limit} 名学生从这个网络地址加入。如果你们共用一台设备，请告诉老师。",
+    },
+    "live.err.too_many_screens": {
+        "en": "This class already has {limit} consoles and projectors. Close one on the console first.",
+        "zh": "本课堂已有 {limit} 个控制台和投影仪。请先在控制台上关闭一个。",
+    },
+    "live.qr_alt": {"en": "QR code of the link that joins live class {room}",
+                    "zh": "二维码：加入课堂 {room} 的链接"},
+    "live.err.moved": {
+        "en": "Another screen of this class moved it at the same moment; its move was kept. Press again to move on.",
+        "zh": "本课堂的另一个屏幕在同一时刻切换了进度，已保留它的操作。如需继续，请再按一次。",
+    },
+    "live.err.refused": {
+        "en": "The teacher's console closed this screen.",
+        "zh": "老师的控制台关闭了这个屏幕。",
+    },
     "live.err.room_full": {"en": "This live class is full ({limit} students).", "zh": "本课堂已满（{limit} 名学生）。"},
     "live.err.nickname_too_long": {"en": "A nickname has at most {limit} characters.",
                                    "zh": "昵称最多 {limit} 个字符。"},

@@ -1,4 +1,4 @@
-"""Strings of typed questions in a live class (ui/live_typed.py, liveclass/typed.py): the student's box, the
+"""Strings of typed questions in a live class (classroom/typed_answers.py, liveclass/typed.py): the student's box, the
 refusals of a typed answer (`live.err.<code>`), the class's histogram of typed answers."""
 
 STRINGS: dict[str, dict[str, str]] = {

@@ -13,60 +13,31 @@ import threading
 from pathlib import Path
 
 import streamlit as st
+from streamlit.runtime.scriptrunner_utils.exceptions import StopException
 
+import classroom
+import i18n
 from budget import on_sweep, start_janitor
-from ui import a11y, first_screen, lesson_bar, live, quiz_state, streamlit_fixes, streamlit_guard, warmup
+from ui import a11y, first_screen, lesson_bar, quiz_state, streamlit_fixes, streamlit_guard, warmup
 from ui.chart_element import early_element
 from ui.closed_sessions import expire_closed_sessions
+from ui.context import set_context
 from ui.fair import install_waiter
-from ui.sidebar import build_context
+from ui.nav import CHARTLESS, HOME_INNER, PAGES, page_icon
+from ui.sidebar import build_context, language_choice
 from ui.streamlit_text import not_found_page
 
 _state = threading.local()  # each session's script runs in its own thread
-
-PAGES: tuple[tuple[str, ...], ...] = (
-    # (file, url_path == file stem, title key, section key); the first is the home page at "/"
-    ("app_pages/home.py", "home", "page.home", "nav.explore"),
-    ("app_pages/inputs.py", "inputs", "page.inputs", "nav.explore"),
-    ("app_pages/steps.py", "steps", "page.steps", "nav.explore"),
-    ("app_pages/heads.py", "heads", "page.heads", "nav.explore"),
-    ("app_pages/positional.py", "positional", "page.positional", "nav.explore"),
-    ("app_pages/worked.py", "worked", "page.worked", "nav.classroom"),
-    ("app_pages/quiz.py", "quiz", "page.quiz", "nav.classroom"),
-    ("app_pages/glossary.py", "glossary", "page.glossary", "nav.classroom"),
-    ("app_pages/lesson.py", "lesson", "page.lesson", "nav.classroom"),
-    ("app_pages/lab.py", "lab", "page.lab", "nav.beyond"),
-    ("app_pages/why.py", "why", "page.why", "nav.beyond"),
-    ("app_pages/subspaces.py", "subspaces", "page.subspaces", "nav.beyond"),
-    ("app_pages/minilm.py", "minilm", "page.minilm", "nav.beyond"),
-    ("app_pages/note004.py", "note004", "page.note004", "nav.beyond"),
-    ("app_pages/errata.py", "errata", "page.errata", "nav.beyond"),
-    ("app_pages/decoding.py", "decoding", "page.decoding", "nav.llm"),
-    ("app_pages/sharing.py", "sharing", "page.sharing", "nav.llm"),
-    ("app_pages/positions.py", "positions", "page.positions", "nav.llm"),
-    ("app_pages/longcontext.py", "longcontext", "page.longcontext", "nav.llm"),
-)
-# Pages that draw no plotly chart (text, LaTeX, widgets, the Graphviz diagram): plotly.js is not loaded early for them
-CHARTLESS = frozenset({"home", "worked", "quiz", "lesson", "lab", "errata"})
-HOME_INNER = "home-page"  # Streamlit's own name of the home page (its address is "/"; /home is an alias)
-# Material Symbols ship with Streamlit's own static files: they draw the same on every machine, offline,
-# where emoji need an emoji font the classroom computer may not have (they show as empty boxes there).
-ICONS = {
-    "home": "home", "inputs": "text_fields", "steps": "stairs", "heads": "view_module", "positional": "waves",
-    "worked": "edit_note", "quiz": "quiz", "lab": "model_training", "why": "lightbulb", "minilm": "smart_toy",
-    "subspaces": "extension", "note004": "science", "errata": "rule", "glossary": "translate", "lesson": "school",
-    "decoding": "keyboard_double_arrow_right", "sharing": "group_work", "positions": "rotate_right",
-    "longcontext": "width_wide",
-}  # fmt: skip
-
+# Every screen: a display formula wider than a phone scrolls inside its own box instead of widening the page; the
+# live class's place at the top takes no room (not even the gap under it) while it holds nothing: 16 px more pushed
+# the charts of presentation mode below 720 px.
+_CSS = ("<style>[data-testid='stMarkdownContainer'] .katex-display { overflow-x: auto; overflow-y: hidden;"
+        " max-width: 100%; padding-bottom: .2rem; }"
+        " [data-testid='stLayoutWrapper']:has(> .st-key-live_top):not(:has([data-testid='stElementContainer']))"
+        " { display: none; }</style>")  # fmt: skip
 
 # The tab's icon is a file of the app: a Material Symbol as favicon is fetched from Google's font server.
-FAVICON = Path(__file__).resolve().parent.parent / "static" / "favicon.png"
-
-
-def page_icon(url: str) -> str:
-    """The Material Symbol of a page (its url_path), as Streamlit's icon= parameters take it."""
-    return f":material/{ICONS.get(url, 'description')}:"
+FAVICON = Path(__file__).resolve().parent / "static" / "favicon.png"
 
 
 def run_frame() -> None:
@@ -81,19 +52,37 @@ def _run_frame() -> None:
     streamlit_guard.install()  # no request outside, forged widget states dropped (if the server's start did not)
     streamlit_guard.clean_session()
     on_sweep(expire_closed_sessions)  # and closed tabs past Streamlit's time to live are forgotten (registered once)
+    # The live class's own place, first on every page: its bar is a fragment, and a fragment's later runs write to
+    # the place it had, so nothing that comes and goes may stand before it (a message that came and went moved the
+    # page under it, and a follower's next tick wrote the bar over the step's title).
+    top = st.container(key="live_top")
+    classroom.start_of_run(top)  # a join, projector or console link; a console's settings to show
+    shown = classroom.view()  # the class's state when this run draws it for a following phone or the projector
     # The presentation toggle is drawn later in the run; on a link's first run only the URL knows it is on.
     present = bool(st.session_state.get("present", str(st.query_params.get("present", "")).lower() == "true"))
     st.set_page_config(
         page_title="Multi-head attention explorer · 多头注意力", page_icon=str(FAVICON), layout="wide",
-        initial_sidebar_state="collapsed" if present else "auto",
+        initial_sidebar_state="collapsed" if present or shown else "auto",
     )
-    if first_screen.wanted():  # a browser's first page, its link without settings: its first screen first
-        _first_screen()
+    # A browser's first page, its link without settings: its first screen first. Never in a live class (a join,
+    # projector or console link names no setting either, but the class's bar and state are not part of a first screen).
+    if first_screen.wanted(live=shown is not None or classroom.role() is not None):
+        _first_screen(top)
         return
-    live.before_settings()  # a join link, or the teacher's settings a live-class student follows
-    lesson_bar.before_settings()  # a lesson stop being entered: its settings go into the sidebar's widgets
-    live_slot = st.sidebar.container()  # the live-class panel, above the settings
-    ctx = build_context()
+    if shown is None:
+        lesson_bar.before_settings()  # a lesson stop being entered: its settings go into the sidebar's widgets
+        live_slot = st.sidebar.container()  # the live-class part of the sidebar, above the settings
+        ctx = build_context()
+    else:  # a live class's follower or projector: the class's settings, no settings widgets to drift
+        state, kind = shown
+        if kind == classroom.PROJECTOR:  # the class's language, and no sidebar at all
+            live_slot = st.container()
+            lang = state.get("lang") if state.get("lang") in i18n.LANGS else i18n.DEFAULT_LANG
+        else:
+            live_slot = st.sidebar.container()
+            lang = language_choice()
+        ctx = classroom.view_context(state, kind, lang, i18n.translator(lang))
+        set_context(ctx)
     install_waiter(ctx.t)  # a heavy chart that has to wait for the CPU says so (ui/fair.py)
     if ctx.large:  # projector: bigger text everywhere, not only in figures
         st.html(
@@ -102,35 +91,48 @@ def _run_frame() -> None:
             " h1 { font-size: 3rem !important; } h2 { font-size: 2.2rem !important; }"
             " .katex-display .katex { font-size: 1.5em; } .katex { font-size: 1.1em; }</style>"
         )
-    nav = st.navigation(_sections(ctx), position="sidebar", expanded=True)  # 13+ pages: no untranslated "View 3 more"
-    a11y.install(ctx, nav.title)  # lang, title, focus ring, ui/a11y.js: for every page, the live ones too
-    url = nav.url_path or PAGES[0][1]
-    early_element(load_plotly=url not in CHARTLESS)  # the browser fetches plotly.js while the page arrives
-    live.on_page(ctx, url, live_slot)
-    quiz_state.carry()  # the quiz's answers stay in the link on every page (a reload anywhere keeps them)
-    lesson_bar.on_page(ctx, url)  # a self-paced lesson: its stop's page, and the bar on top
+    st.html(_CSS)
+    # 13+ pages: expanded, no untranslated "View 3 more"; a follower and the projector navigate with the class only
+    nav = st.navigation(_sections(ctx), position="hidden" if shown else "sidebar", expanded=True)
+    projector = shown is not None and shown[1] == classroom.PROJECTOR
+    # lang, title, focus ring, ui/a11y.js: for every page and screen (the projector has no sidebar: in its own place)
+    a11y.install(ctx, nav.title, where=live_slot if projector else None)
+    page_now = PAGES[0][1] if nav.url_path in ("", HOME_INNER) else nav.url_path  # the home page is "home"
+    early_element(load_plotly=page_now not in CHARTLESS)  # the browser fetches plotly.js while the page arrives
+    classroom.on_page(ctx, page_now, live_slot, top, shown[0] if shown else None)
+    if not projector:  # the quiz's answers stay in the link on every page (a reload anywhere keeps them)
+        quiz_state.carry()
+    if shown is None:
+        lesson_bar.on_page(ctx, page_now)  # a self-paced lesson: its stop's page, and the bar on top
     _state.inside = True
     try:
         nav.run()
-        lesson_bar.after_page(ctx, url)  # the stop's checkpoint question under the page
-        live.after_page()  # a live-class student's page was drawn to the end
+        if shown is None:
+            lesson_bar.after_page(ctx, page_now)  # the stop's checkpoint question under the page
+    except StopException:  # st.stop() in the page: it ended there on purpose
+        classroom.drawn_to_end()
+        raise
+    else:  # a run cut short by another request (a RerunException) is not drawn: a follower's page is drawn again
+        classroom.drawn_to_end()
     finally:
         _state.inside = False
 
 
-def _first_screen() -> None:
+def _first_screen(top) -> None:
     """The first screen of a session's first page (ui/first_screen.py): no settings widgets, no navigation (the
-    sidebar keeps its place), the page down to its first chart; the hidden element then asks for the full run."""
+    sidebar keeps its place), the page down to its first chart; the hidden element then asks for the full run. The
+    live class's place (`top`) is drawn first, as in every run, and stays empty: the page keeps its places."""
     ctx = first_screen.context()
     install_waiter(ctx.t)
     st.sidebar.container(key="first_screen_sidebar")  # the sidebar is there from the start: the page does not move
+    st.html(_CSS)
     nav = st.navigation(_sections(ctx), position="hidden")
     a11y.install(ctx, nav.title)  # the first screen has its language, title and focus ring too
-    url = nav.url_path or PAGES[0][1]
-    if url not in first_screen.PAGES:  # the address named another page after all: the usual run
+    page_now = PAGES[0][1] if nav.url_path in ("", HOME_INNER) else nav.url_path
+    if page_now not in first_screen.PAGES:  # the address named another page after all: the usual run
         st.rerun()
-    early_element(load_plotly=url not in CHARTLESS, tell_when_drawn=True)
-    lesson_bar.on_page(ctx, url)  # a lesson's first stop: its bar is part of the first screen
+    early_element(load_plotly=page_now not in CHARTLESS, tell_when_drawn=True)
+    lesson_bar.on_page(ctx, page_now)  # a lesson's first stop: its bar is part of the first screen
     _state.inside = True
     try:
         nav.run()
