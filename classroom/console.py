@@ -25,6 +25,7 @@ from classroom.leading import CLASS, LAST_PRESS, PENDING, PUBLISHED
 from classroom.session import (
     CODE,
     CONSOLE,
+    DOWN,
     INVITE_KEY,
     KEY,
     POLL_TEACHER,
@@ -265,6 +266,8 @@ def _live(tr: Callable[..., str]) -> None:
         return
     if room.state and state_json(room.state) != ss.get(PUBLISHED) and ss.get(PENDING) is None:
         leading.adopt(room.state)  # another screen moved the class (the projector's clicker, another console)
+        st.rerun(scope="app")
+    if ss.get(DOWN):  # a change made while the store was down, the store back: the full run publishes it
         st.rerun(scope="app")
     consoles = sum(1 for s in screens if s.role == SCREEN and s.status == ACCEPTED and s.open)
     projectors = sum(1 for s in screens if s.role == PROJECTOR and s.status == ACCEPTED and s.open)

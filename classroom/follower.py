@@ -22,7 +22,6 @@ from collections.abc import Callable
 from typing import Any
 
 import streamlit as st
-from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from classroom import identity, questions, typed_answers
 from classroom.session import (
@@ -49,6 +48,7 @@ from classroom.session import (
     read_room,
     rooms,
     say,
+    session_id,
     state_json,
     state_settings,
     state_step,
@@ -125,15 +125,10 @@ def _digest(state: dict[str, Any] | None) -> str:
     return hashlib.blake2b(state_json(state or {}).encode(), digest_size=12).hexdigest()
 
 
-def _session_id() -> str:
-    ctx = get_script_run_ctx(suppress_warning=True)
-    return ctx.session_id if ctx is not None else ""
-
-
 def drawn_to_end() -> None:
     """The frame: this run's page ran to its end (or ended itself with st.stop()): what it followed is on screen."""
     viewing, _run.viewing = getattr(_run, "viewing", None), None
-    sid = _session_id()
+    sid = session_id()
     if viewing is None or not sid:
         return
     with _drawn_lock:
@@ -145,12 +140,12 @@ def drawn_to_end() -> None:
 
 def is_drawn(state: dict[str, Any]) -> bool:
     with _drawn_lock:
-        return _drawn.get(_session_id()) == _digest(state)
+        return _drawn.get(session_id()) == _digest(state)
 
 
 def forget_drawn() -> None:
     with _drawn_lock:
-        _drawn.pop(_session_id(), None)
+        _drawn.pop(session_id(), None)
 
 
 # After a page change (st.switch_page), the first run of the bar's timer can leave the browser without the new page's

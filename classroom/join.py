@@ -4,28 +4,54 @@ else's `me=` gets a seat of its own."""
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Callable
 
 import streamlit as st
 
 from classroom import identity
-from classroom.session import CODE, FOLLOW, ROLE, SENT, SID, STATUS_LINE, STUDENT, error, leave, role, rooms, say
+from classroom.session import (
+    CODE,
+    FOLLOW,
+    ROLE,
+    SENT,
+    SID,
+    STATUS_LINE,
+    STUDENT,
+    error,
+    leave,
+    role,
+    rooms,
+    say,
+)
 from liveclass import LiveError, normalise_code
 from ui import first_screen
 from ui.a11y import move_focus_to
 
+ATTEMPT = "_live_attempt"  # this session's attempt to join (Rooms.join's `attempt`)
 TRIED = "_live_tried"  # the join link's code this session already tried (a refusal is said once, not every run)
 
 
 def join(raw_code: object, sid: object = None) -> bool:
-    """Join a room as a student; a refusal becomes the one message of the next run."""
+    """Join a room as a student; a refusal becomes the one message of the next run.
+
+    A page run can be stopped at any read or write of the session (Streamlit stops it there when the browser asks
+    for another run), also after the store has given the seat and before this session knows it. So the store is
+    asked with this session's attempt (a random id kept in the session: `Rooms.join`, asked again with it, gives the
+    same seat), and the session writes its seat first and tidies up after: a run stopped anywhere leaves the next run
+    to join again, to the same seat (seen under load: a join link's student stayed on the home page, the seat taken
+    and not known, 1-2 of 14 phones at 6x CPU on a loaded machine; 0 of 28 since)."""
+    ss = st.session_state
+    if not ss.get(ATTEMPT):
+        ss[ATTEMPT] = secrets.token_urlsafe(12)  # kept before the store is asked
     try:
-        code, sid = rooms().join(raw_code, sid, identity.client())
+        code, sid = rooms().join(raw_code, sid, identity.client(), attempt=ss[ATTEMPT])
     except LiveError as err:
         error(err)
         return False
-    leave()
-    st.session_state.update({ROLE: STUDENT, CODE: code, SID: sid, FOLLOW: True, SENT: {}})
+    seat = {ROLE: STUDENT, CODE: code, SID: sid, FOLLOW: True, SENT: {}}
+    ss.update(seat)
+    leave(keep=(*seat, ATTEMPT))  # what was left of an earlier room (a student who follows another class's link)
     st.query_params["join"], st.query_params["me"] = code, sid
     say("success", "live.joined", room=code)
     return True
@@ -33,23 +59,24 @@ def join(raw_code: object, sid: object = None) -> bool:
 
 def from_link() -> None:
     """Start of a run: a join link (`?join=CODE&me=ID`) joins once this browser is known (identity.js answers within
-    a moment of the page's first run); a refused link leaves the address bar."""
+    a moment of the page's first run), and joins again in the next run when a run was stopped half-way through (the
+    session is a student of no room, or of another one); a refused link leaves the address bar."""
     raw = st.query_params.get("join")
     ss = st.session_state
     if raw is None or ss.get(TRIED) == raw:
         return
+    if role() not in (None, STUDENT):  # a console or projector that opens a join link stays what it is
+        return
     if role() == STUDENT:
         try:
-            if normalise_code(raw) == ss.get(CODE):
+            if normalise_code(raw) == ss.get(CODE) and ss.get(SID):
                 return
         except LiveError:
             pass
-    if role() is not None:  # a console or projector that opens a join link stays what it is
-        return
     if not identity.ask_browser():
         return
-    ss[TRIED] = raw
     if not join(raw, st.query_params.get("me")):
+        ss[TRIED] = raw  # said once, not at every run (a run stopped before this line says it again: harmless)
         for name in ("join", "me"):
             if name in st.query_params:
                 del st.query_params[name]

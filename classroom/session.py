@@ -176,10 +176,18 @@ def state_json(state: dict[str, Any]) -> str:
 PARAMS = ("join", "me", "room", "screen", "invite", "as")  # the URL parameters of the live class
 
 
-def leave() -> None:
-    """This session is no longer in a room (its browser id stays)."""
+def session_id() -> str:
+    """This session's id ('' outside a script run)."""
+    from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+    ctx = get_script_run_ctx(suppress_warning=True)
+    return ctx.session_id if ctx is not None else ""
+
+
+def leave(keep: tuple[str, ...] = ()) -> None:
+    """This session is no longer in a room (its browser id stays, and the keys in `keep`)."""
     for key in list(st.session_state.keys()):
-        if str(key).startswith("_live_") and key != identity.BROWSER:
+        if str(key).startswith("_live_") and key != identity.BROWSER and key not in keep:
             st.session_state.pop(key, None)
     for name in PARAMS:
         if name in st.query_params:

@@ -252,6 +252,13 @@ def clean_nickname(raw: object, limit: int) -> str:
     return text
 
 
+def _seat_for(client: str, code: str, attempt: str) -> str | None:
+    """The seat id of one attempt of a known browser to join a room (None without a browser or an attempt)."""
+    if not client or not attempt:
+        return None
+    return hashlib.sha256(f"seat|{client}|{code}|{attempt}".encode()).hexdigest()[:22]
+
+
 def valid_id(sid: object) -> bool:
     """A seat's, screen's or invite's id as the store makes them (URL-safe, 8 to 64 characters)."""
     return isinstance(sid, str) and 8 <= len(sid) <= 64 and sid.isascii() and all(c.isalnum() or c in "-_" for c in sid)
@@ -617,19 +624,25 @@ class Rooms:
         return counts
 
     # ---- students
-    def join(self, code: object, sid: object = None, client: Client = Client()) -> tuple[str, str]:
+    def join(self, code: object, sid: object = None, client: Client = Client(), attempt: str = "") -> tuple[str, str]:
         """(canonical code, seat id). This browser's own seat again (a reload, `me=` in its link); another browser's
         id gets a seat of its own. Refused when the room, this browser or this address holds as many seats as it may
-        (seats of students gone for seat_idle are given back first)."""
+        (seats of students gone for seat_idle are given back first).
+
+        `attempt` names one try of a known browser to join (the app passes its session's id): asked again with the
+        same attempt, the store gives the seat it made the first time, so a try that was cut off after the store said
+        yes (a page run stopped half-way) does not leave a second seat behind. That seat's id is derived from the
+        browser's own id, which no other browser knows, so no one can take it by replaying a link."""
         rec = self._record(code)
-        if valid_id(sid):
-            owner = self.backend.student_client(rec.code, str(sid))
-            if owner is not None and hmac.compare_digest(owner, client.id):
-                return rec.code, str(sid)
+        for mine in (sid, _seat_for(client.id, rec.code, attempt)):
+            if valid_id(mine):
+                owner = self.backend.student_client(rec.code, str(mine))
+                if owner is not None and hmac.compare_digest(owner, client.id):
+                    return rec.code, str(mine)
         lim, now = self.limits, self.clock()
         caps = SeatCaps(lim.max_students, lim.seats_per_client if client.id else 0,
                         lim.seats_per_address if client.address else 0, now - lim.seat_idle)  # fmt: skip
-        new = secrets.token_urlsafe(12)
+        new = _seat_for(client.id, rec.code, attempt) or secrets.token_urlsafe(12)
         status = self.backend.add_student(rec.code, new, now, rec.expires, client.id, client.address, caps)
         if status == "full":
             raise LiveError("room_full", limit=lim.max_students)

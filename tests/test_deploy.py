@@ -266,11 +266,7 @@ def test_a_teacher_and_a_student_hold_a_live_class_on_school_addresses(proxy):
                                           is_mobile=True, has_touch=True).new_page()  # fmt: skip
             student.goto(f"http://10.1.2.3:8080/?join={code}")
             try:
-                try:
-                    student.wait_for_function("() => location.pathname.endsWith('/heads')", timeout=30_000)
-                except Exception:  # KNOWN (issue 34's note): under load a join link can wait for the browser's
-                    student.reload()  # identity until the page is loaded again, as a student would
-                    student.wait_for_function("() => location.pathname.endsWith('/heads')", timeout=60_000)
+                student.wait_for_function("() => location.pathname.endsWith('/heads')", timeout=60_000)
             except Exception as exc:  # where the student is instead, and what the page says
                 text = "() => document.body.innerText"
                 raise AssertionError(f"{student.url}: {student.evaluate(text)[:800]!r}; "

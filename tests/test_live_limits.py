@@ -103,6 +103,22 @@ def test_screens_are_bounded_per_room(make_rooms):
     assert refused(rooms.open_screen, t.code, PROJECTOR, OTHER).code == "too_many_screens"
 
 
+# ---------------------------------------------------------------- a join cut off half-way
+def test_a_join_asked_again_with_the_same_attempt_gets_the_same_seat_and_no_one_else_gets_it(make_rooms):
+    """A page run stopped after the store gave the seat asks again with the same attempt (its session): the same seat,
+    not a second one; another browser with the same attempt, or replaying the seat's id, gets a seat of its own."""
+    rooms, t, console = opened(make_rooms)
+    _, first = rooms.join(t.code, client=Client(ANN, "10.0.0.2"), attempt="session-1")
+    assert rooms.join(t.code, client=Client(ANN, "10.0.0.2"), attempt="session-1")[1] == first
+    assert rooms.presence(t.code, console).joined == 1
+    _, bo = rooms.join(t.code, client=Client(BO, "10.0.0.3"), attempt="session-1")
+    _, replay = rooms.join(t.code, first, Client(OTHER, "10.0.0.4"), attempt="session-9")
+    assert len({first, bo, replay}) == 3
+    _, again = rooms.join(t.code, client=Client(ANN, "10.0.0.2"), attempt="session-2")  # a second tab: its own seat
+    assert again not in (first, bo, replay)
+    assert rooms.presence(t.code, console).joined == 4
+
+
 # ---------------------------------------------------------------- a replayed me= link
 def test_a_replayed_seat_id_gets_a_seat_of_its_own_and_cannot_answer_as_its_owner(make_rooms):
     rooms, t, console = opened(make_rooms)
