@@ -82,6 +82,7 @@ class Client:
         self.heads_drawn: int | None = None  # head tiles of the first chart of the last full run
         self.finished = asyncio.Event()
         self.watch: dict = {}  # the page's watch (classroom/watch.js): element id, fragment id, data, when drawn
+        self.page_watch = ""  # the id of the page's own element, whose trigger runs the whole page (watch.page_watch)
         self.runs = 0
         self.full_runs = 0  # runs of the whole page (not of a fragment alone) this tab was sent
         self.errors: list[str] = []
@@ -149,9 +150,12 @@ class Client:
             el = fm.delta.new_element
             which = el.WhichOneof("type")
             if which == "bidi_component" and el.bidi_component.component_name.endswith("mha_watch"):
-                # a run drew the watch: its data replaces the last, and whatever it asked for has come
-                self.watch = {"id": el.bidi_component.id, "fragment": fm.delta.fragment_id,
-                              "data": json.loads(el.bidi_component.json), "since": time.perf_counter(), "asked": 0.0}
+                data = json.loads(el.bidi_component.json)
+                if data.get("page"):  # the page's own element, outside the bar: its trigger runs the whole page
+                    self.page_watch = el.bidi_component.id
+                else:  # a run drew the watch: its data replaces the last, and whatever it asked for has come
+                    self.watch = {"id": el.bidi_component.id, "fragment": fm.delta.fragment_id,
+                                  "data": data, "since": time.perf_counter(), "asked": 0.0}  # fmt: skip
             if which in ("markdown", "alert"):  # what the student's live-class bar says
                 body = el.markdown.body if which == "markdown" else el.alert.body
                 for status, words in (("following", "Following the teacher"), ("exploring", "exploring on your own"),
@@ -254,7 +258,8 @@ async def http_get(conn: dict, host: str, port: int, path: str) -> tuple[int, by
 
 async def watch_loop(s: Client, base: str, stop: asyncio.Event, start: float) -> None:
     """What classroom/watch.js does in the tab, from `start` (the tab's join) on: every `poll` ms, a run of the bar
-    when the page asked for one, else the version's GET (the student's heartbeat too) and a run when it moved."""
+    when the page asked for one, else the version's GET (the student's heartbeat too) and, when it moved, a run of the
+    whole page if what the page shows moved (the answer's `view`), else of the bar."""
     from streamlit.components.v2.bidi_component.main import _make_trigger_id
 
     host, port = base.removeprefix("ws://").removeprefix("http://").split(":")
@@ -269,7 +274,7 @@ async def watch_loop(s: Client, base: str, stop: asyncio.Event, start: float) ->
         data, now = w["data"], time.perf_counter()
         if w["asked"] and now - w["asked"] < 10.0:  # watch.js: STUCK
             continue
-        why = ""
+        why, page = "", False
         if data["now"]:
             why = "now"
         else:
@@ -277,15 +282,19 @@ async def watch_loop(s: Client, base: str, stop: asyncio.Event, start: float) ->
             if s.watch is not w:
                 continue  # a run came meanwhile: its data decides
             answer = json.loads(body) if status == 200 else {}
-            if answer.get("v") != data["seen"]:
+            page = bool(s.page_watch and data["want"] and answer.get("view") not in (None, data["want"]))
+            if page:
+                why = "view"
+            elif answer.get("v") != data["seen"]:
                 why = "version" if answer else f"status {status}"
             elif answer.get("seat") is False:
                 why = "seat"
         if why:
             w["asked"] = time.perf_counter()
-            trigger = widget(_make_trigger_id(w["id"], "events"),
-                             json_trigger_value=json.dumps([{"event": "tick", "value": f"{why} {now}"}]))
-            await s.send(widgets=[trigger], fragment=w["fragment"])
+            target, event = (s.page_watch, "go") if page else (w["id"], "tick")
+            trigger = widget(_make_trigger_id(target, "events"),
+                             json_trigger_value=json.dumps([{"event": event, "value": f"{why} {now}"}]))
+            await s.send(widgets=[trigger], fragment="" if page else w["fragment"])
     if conn.get("w"):
         conn["w"].close()
 

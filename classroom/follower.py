@@ -16,7 +16,6 @@ left on a partly drawn page.
 
 from __future__ import annotations
 
-import hashlib
 import threading
 import time
 from collections import OrderedDict
@@ -42,15 +41,16 @@ from classroom.session import (
     STATUS_LINE,
     STUDENT,
     VERSION_AGE,
+    digest,
     error,
     followed,
+    follower_view,
     fragment_only,
     leave,
     read_room,
     rooms,
     say,
     session_id,
-    state_json,
     state_settings,
     state_step,
 )  # fmt: skip
@@ -123,10 +123,6 @@ _drawn_lock = threading.Lock()
 MAX_SESSIONS = 20_000
 
 
-def _digest(state: dict[str, Any] | None) -> str:
-    return hashlib.blake2b(state_json(state or {}).encode(), digest_size=12).hexdigest()
-
-
 def drawn_to_end() -> str | None:
     """The frame: this run's page ran to its end (or ended itself with st.stop()): what it followed is on screen.
     Returns the digest of what it followed (None for a page that follows nothing)."""
@@ -134,24 +130,24 @@ def drawn_to_end() -> str | None:
     sid = session_id()
     if viewing is None or not sid:
         return None
-    digest = _digest(viewing)
+    drawn = digest(viewing)
     with _drawn_lock:
-        _drawn[sid] = digest
+        _drawn[sid] = drawn
         _drawn.move_to_end(sid)
         while len(_drawn) > MAX_SESSIONS:
             _drawn.popitem(last=False)
-    return digest
+    return drawn
 
 
-def mark_drawn(digest: str) -> None:
+def mark_drawn(drawn: str) -> None:
     """The last element of a followed page that ran to its end: the phone's watch sees what the page shows, and asks
     for the page again when a run was cut short before it (a digest of hex digits: nothing to escape)."""
-    st.html(f'<span class="{DRAWN_MARK}" data-drawn="{digest}" hidden></span>')
+    st.html(f'<span class="{DRAWN_MARK}" data-drawn="{drawn}" hidden></span>')
 
 
 def is_drawn(state: dict[str, Any]) -> bool:
     with _drawn_lock:
-        return _drawn.get(session_id()) == _digest(state)
+        return _drawn.get(session_id()) == digest(state)
 
 
 def forget_drawn() -> None:
@@ -279,7 +275,7 @@ def bar(tr: Callable[..., str]) -> None:
     # a run at once after a page change (REPAIR); a page cut short before its end (no mark of `want` at its end:
     # mark_drawn) is asked for again by the watch, and drawn again by want_redraw in that run of the bar
     following_now = bool(ss.get(FOLLOW))
-    want = _digest(followed(room.state)) if following_now and room is not None else ""
+    want = follower_view(room.state) if following_now and room is not None else ""
     watch(code, sid, following_now, ss.get(SEEN), following_now and bool(ss.get(REPAIR)), want)
 
 
