@@ -69,13 +69,24 @@ def following() -> bool:
     return st.session_state.get(ROLE) == STUDENT and bool(st.session_state.get(FOLLOW))
 
 
+FRESH = "_live_fresh"  # in session state: this run reads the room itself (the watch saw the class move: page_watch)
+
+
+def class_moved() -> None:
+    """The page's watch element asks for this run because the class's page, settings or step moved (classroom/watch.py):
+    the run reads the room itself, not a version another process or session read a moment before."""
+    st.session_state[FRESH] = True
+
+
 def room_now() -> Room | None:
     """The room as this run shows it: the bar's last read, read again when the room's version moved since (a version
-    read is shared by the process's followers for VERSION_AGE); None when the room is gone."""
+    read is shared by the process's followers for VERSION_AGE) or when the class moved (class_moved); None when the
+    room is gone."""
     ss = st.session_state
     try:
         store = rooms()
-        if ss.get(ROOM) is None or store.version(ss[CODE], max_age=VERSION_AGE) != ss.get(SEEN):
+        fresh = ss.pop(FRESH, False)  # the watch saw the class move (page_watch): read it now, not the process's memo
+        if fresh or ss.get(ROOM) is None or store.version(ss[CODE], max_age=VERSION_AGE) != ss.get(SEEN):
             read_room(store, ss[CODE])
     except StoreUnavailable:
         pass  # the last room read, if any: the page stays as it was

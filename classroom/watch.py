@@ -9,6 +9,7 @@ idle phones kept more than a core busy)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from urllib.parse import urlencode
 
@@ -49,7 +50,7 @@ def watch(code: str, seat: str, following: bool, seen: int | None, now: bool, wa
     _component()(data=data, key=KEY, on_tick_change=lambda: None)
 
 
-def page_watch() -> None:
-    """Outside the bar's fragment, on a student's page: the element whose trigger runs the whole page. The watch asks
-    for it when the route's `view` is not what the page shows (`want`)."""
-    _component()(data={"page": True}, key=PAGE_KEY, on_go_change=lambda: None)
+def page_watch(on_go: Callable[[], None]) -> None:
+    """Outside the bar's fragment, on a student's page: the element whose trigger runs the whole page (`on_go` first).
+    The watch asks for it when the route's `view` is not what the page shows (`want`)."""
+    _component()(data={"page": True}, key=PAGE_KEY, on_go_change=on_go)

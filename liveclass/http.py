@@ -12,9 +12,9 @@ Streamlit for a run only when the version moved.
 
 With a student's seat, the poll is also the student's heartbeat (at most one every `beat` seconds per seat and
 process: the teacher's count of who is connected and following); `"seat": false` says the seat was given back
-after a long absence, and the page then asks for a run of its bar, which joins again. It says no more than the
-version a student's page already shows (no state, no question, no answer). Knows nothing of Streamlit: serve.py
-mounts it beside the app.
+after a long absence, and the page then asks for a run of its bar, which joins again. It says no more than a
+student's page already shows (no state, no question, no answer: a version, and with `view` a digest of it). Knows
+nothing of Streamlit: serve.py mounts it beside the app.
 
 With `view` (a digest of what a following page shows of a room's state: classroom.session.follower_view), the answer
 also carries that digest of the version it names. A following phone whose page shows another one asks for its whole
