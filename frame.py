@@ -36,8 +36,8 @@ _state = threading.local()  # each session's script runs in its own thread
 _CSS = ("<style>[data-testid='stMarkdownContainer'] .katex-display { overflow-x: auto; overflow-y: hidden;"
         " max-width: 100%; padding-bottom: .2rem; }"
         " [data-testid='stLayoutWrapper']:has(> .st-key-live_top):not(:has([data-testid='stElementContainer']))"
-        " { display: none; } .st-key-live_watch, [data-testid='stElementContainer']:has(.mha-drawn)"
-        " { display: none; }</style>")  # fmt: skip
+        " { display: none; } .st-key-live_watch, .st-key-live_watch_page,"
+        " [data-testid='stElementContainer']:has(.mha-drawn) { display: none; }</style>")  # fmt: skip
 
 # The tab's icon is a file of the app: a Material Symbol as favicon is fetched from Google's font server. It goes to
 # the browser as a data URL read once: a file's path is read, hashed and stored again by Streamlit on every run.

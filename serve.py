@@ -7,9 +7,9 @@ instead of a Streamlit run each. `streamlit run app.py` still works; its phones 
 import streamlit as st
 from streamlit import config
 
-from classroom.session import BEAT, VERSION_AGE, rooms
+from classroom.session import BEAT, VERSION_AGE, follower_view, rooms
 from liveclass.http import PATH, version_route
 
 BASE = str(config.get_option("server.baseUrlPath") or "").strip("/")  # the app served under /BASE/: so is the route
-app = st.App("app.py", routes=[version_route(rooms, max_age=VERSION_AGE, beat=BEAT,
+app = st.App("app.py", routes=[version_route(rooms, max_age=VERSION_AGE, beat=BEAT, view=follower_view,
                                              path=f"/{BASE}{PATH}" if BASE else PATH)])  # fmt: skip

@@ -356,6 +356,28 @@ def test_every_widget_given_a_value_of_the_wrong_kind_breaks_no_session(guarded,
     assert not [line for line in log if "Traceback" in line], log
 
 
+@pytest.mark.parametrize("bad", [dict(json_trigger_value="{not json"), dict(json_trigger_value='{"event": 1}'),
+                                 dict(json_trigger_value='[{"event": "drawn", "value": "x"}, 5]'),
+                                 dict(string_value="x")], ids=["not JSON", "not a list", "odd events", "a string"])
+def test_a_forged_trigger_of_every_component_breaks_no_session(guarded, bad):
+    """The trigger ids Streamlit makes for components-v2 elements (`$$STREAMLIT_INTERNAL_KEY_<id>__events`: the
+    guard keeps them, ui/streamlit_guard._forged), each given what no browser sends."""
+    from streamlit.components.v2.bidi_component.main import _make_trigger_id
+    from streamlit.proto.WidgetStates_pb2 import WidgetState
+
+    async def steps(c: Client) -> None:
+        await c.run()
+        _healthy_runs(await c.run())
+        triggers = [_make_trigger_id(wid, "events") for wid, kind in c.ids.items() if kind == "bidi_component"]
+        assert triggers
+        _healthy_runs(await c.run([WidgetState(id=t, **bad) for t in triggers]))
+        _healthy_runs(await c.run())
+        assert c.heads_drawn == 8  # the page is drawn again
+
+    log = _session(guarded, "heads", "", steps)
+    assert not [line for line in log if "Traceback" in line], log
+
+
 @pytest.mark.browser
 def test_a_link_with_more_parameters_than_streamlit_reads_is_said_so():
     """Streamlit reads none of the parameters of a link with more than 1,000; the link's settings were dropped

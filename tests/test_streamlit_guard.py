@@ -143,6 +143,21 @@ def test_a_widget_id_streamlit_never_made_breaks_streamlits_session_state_and_no
     assert ours.filtered_state == {} and list(ours._new_widget_state.states) == ["$$ID-abc-None"]
 
 
+def test_the_trigger_of_a_components_v2_element_is_streamlits_own_id_and_kept():
+    """setTriggerValue sends its events under the element's trigger aggregator id (classroom/watch.js, ui/plot.js's
+    first-screen signal): kept when it arrives and among the stored states, neither logged as forged."""
+    from streamlit.components.v2.bidi_component.main import _make_trigger_id
+    from streamlit.runtime.state.session_state import SessionState
+
+    streamlit_guard.install()
+    trigger = _make_trigger_id("$$ID-abc-mha_first_screen", "events")
+    ours = SessionState()
+    ours.on_script_will_rerun(_states({"id": trigger, "json_trigger_value": '[{"event": "drawn", "value": true}]'},
+                                      {"id": "$$STREAMLIT_INTERNAL_KEY_x", "string_value": "forged"}))  # fmt: skip
+    assert list(ours._new_widget_state.states) == [trigger]
+    assert streamlit_guard.clean_states(ours) == 0
+
+
 def test_a_value_its_widget_cannot_read_raises_in_streamlit_and_is_a_missing_value_here():
     from streamlit.elements.widgets.data_editor import DataEditorSerde
     from streamlit.proto.WidgetStates_pb2 import WidgetState

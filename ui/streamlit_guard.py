@@ -10,8 +10,9 @@ forged message breaks a session or floods the log.
   internal address and `server.corsAllowedOrigins` are Streamlit's, unchanged; the internal address is read from a
   UDP socket's route, which sends nothing).
 - **A widget state with an id Streamlit never made** (`""`, `_live_key`: a browser only sends the `$$ID-...` ids
-  the server gave it) is kept among the widget states, where every widget's registration then reads it and raises
-  `KeyError`, run after run. Such states are dropped when they arrive (`SessionState.on_script_will_rerun`).
+  the server gave it, and a components-v2 element's trigger `$$STREAMLIT_INTERNAL_KEY_$$ID-...__events`) is kept
+  among the widget states, where every widget's registration then reads it and raises `KeyError`, run after run.
+  Such states are dropped when they arrive (`SessionState.on_script_will_rerun`).
 - **A widget state the widget cannot read** (JSON that does not parse for a table editor, a number for a select box)
   raises wherever Streamlit reads it (its callbacks, every run's bookkeeping, the widget's registration): the
   session fails on every run. Where it is read (`WStates.__getitem__`) it is answered as a value Streamlit does not
@@ -40,7 +41,9 @@ from typing import Any
 import streamlit
 
 STREAMLIT_VERSION = "1.67.0"
-ELEMENT_ID = "$$ID-"  # streamlit.runtime.state.common.GENERATED_ELEMENT_ID_PREFIX: every id Streamlit makes
+ELEMENT_ID = "$$ID-"  # streamlit.runtime.state.common.GENERATED_ELEMENT_ID_PREFIX: every element id Streamlit makes
+# a components-v2 element's trigger aggregator: bidi_component.main._make_trigger_id(element id, "events")
+TRIGGER_ID = "$$STREAMLIT_INTERNAL_KEY_" + ELEMENT_ID
 # Streamlit's loggers that write what a client sent (a forged message can make them write it thousands of times),
 # and ours
 LOGGERS = ("streamlit.elements.widgets.data_editor", "streamlit.components.v2.bidi_component.serialization",
@@ -60,7 +63,10 @@ def get_external_ip() -> str | None:
 
 # ---------------------------------------------------------------- forged widget states
 def _forged(widget_id: str) -> bool:
-    return not widget_id.startswith(ELEMENT_ID)
+    """Not an id Streamlit makes: an element's (`$$ID-...`), or the trigger aggregator of a components-v2 element
+    (`$$STREAMLIT_INTERNAL_KEY_$$ID-...__events`, where `setTriggerValue` sends its events: classroom/watch.js, the
+    first screen's signal in ui/plot.js). Dropping the latter lost every trigger and logged each as forged."""
+    return not widget_id.startswith((ELEMENT_ID, TRIGGER_ID))
 
 
 def clean_states(session_state: Any) -> int:
