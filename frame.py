@@ -33,12 +33,12 @@ _state = threading.local()  # each session's script runs in its own thread
 # Every screen: a display formula wider than a phone scrolls inside its own box instead of widening the page; the
 # live class's place at the top takes no room (not even the gap under it) while it holds nothing: 16 px more pushed
 # the charts of presentation mode below 720 px.
-# A following phone's watch (classroom/watch.py), the mark at the end of its page and the browser's identity element
+# A following phone's watches (classroom/watch.py), the mark at the end of its page and the browser's identity element
 # (classroom/identity.py: a first screen has only its empty place, which takes no gap) draw nothing and take no gap.
 _CSS = ("<style>[data-testid='stMarkdownContainer'] .katex-display { overflow-x: auto; overflow-y: hidden;"
         " max-width: 100%; padding-bottom: .2rem; }"
         " [data-testid='stLayoutWrapper']:has(> .st-key-live_top):not(:has([data-testid='stElementContainer']))"
-        " { display: none; } .st-key-live_watch, .st-key-live_identity,"
+        " { display: none; } .st-key-live_watch, .st-key-live_watch_page, .st-key-live_identity,"
         " [data-testid='stElementContainer']:has(.mha-drawn) { display: none; }</style>")  # fmt: skip
 
 # The tab's icon is a file of the app: a Material Symbol as favicon is fetched from Google's font server. It goes to

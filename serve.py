@@ -11,7 +11,7 @@ that it never runs while a visitor is served. Plain `streamlit run app.py` has n
 import streamlit as st
 from streamlit import config
 
-from classroom.session import BEAT, VERSION_AGE, rooms
+from classroom.session import BEAT, VERSION_AGE, follower_view, rooms
 from liveclass.http import PATH, version_route
 from ui import warmup
 
@@ -22,6 +22,6 @@ def _import_frame() -> None:
 
 
 BASE = str(config.get_option("server.baseUrlPath") or "").strip("/")  # the app served under /BASE/: so is the route
-app = st.App("app.py", routes=[version_route(rooms, max_age=VERSION_AGE, beat=BEAT,
+app = st.App("app.py", routes=[version_route(rooms, max_age=VERSION_AGE, beat=BEAT, view=follower_view,
                                              path=f"/{BASE}{PATH}" if BASE else PATH)],
              lifespan=warmup.lifespan(_import_frame), middleware=warmup.middleware())  # fmt: skip

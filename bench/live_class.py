@@ -22,9 +22,9 @@ runs per student are printed too: the p95 of the whole run is that of its slowes
 Then the bench asks a question (through the store, with the teacher key), every student answers through its page
 (one in ten clicks twice), and the answers the store counted are compared with those sent. Last, the server's
 CPU time and memory per idle following student over a quiet window.
-First, unless `--no-floor`, the same students follow the same changes on the floor (bench/floor_app.py: a minimal
-page with one chart, one process, the same store and timer), and the class's CPU per follow is printed as a ratio
-to the floor's (goal <= 2x).
+First and last, unless `--no-floor`, the same students follow the same changes on the floor (bench/floor_app.py: a
+minimal page with one chart, one process, the same store and timer), and the class's CPU per follow is printed as a
+ratio to the floor's median over both (goal <= 2x): the machine's speed drifts by a third within minutes.
 Last line: `live class: N students, follow p50 X s p95 Y s, answers sent S counted C, errors E`.
 """
 
@@ -82,6 +82,7 @@ class Client:
         self.heads_drawn: int | None = None  # head tiles of the first chart of the last full run
         self.finished = asyncio.Event()
         self.watch: dict = {}  # the page's watch (classroom/watch.js): element id, fragment id, data, when drawn
+        self.page_watch = ""  # the id of the page's own element, whose trigger runs the whole page (watch.page_watch)
         self.runs = 0
         self.full_runs = 0  # runs of the whole page (not of a fragment alone) this tab was sent
         self.errors: list[str] = []
@@ -149,9 +150,12 @@ class Client:
             el = fm.delta.new_element
             which = el.WhichOneof("type")
             if which == "bidi_component" and el.bidi_component.component_name.endswith("mha_watch"):
-                # a run drew the watch: its data replaces the last, and whatever it asked for has come
-                self.watch = {"id": el.bidi_component.id, "fragment": fm.delta.fragment_id,
-                              "data": json.loads(el.bidi_component.json), "since": time.perf_counter(), "asked": 0.0}
+                data = json.loads(el.bidi_component.json)
+                if data.get("page"):  # the page's own element, outside the bar: its trigger runs the whole page
+                    self.page_watch = el.bidi_component.id
+                else:  # a run drew the watch: its data replaces the last, and whatever it asked for has come
+                    self.watch = {"id": el.bidi_component.id, "fragment": fm.delta.fragment_id,
+                                  "data": data, "since": time.perf_counter(), "asked": 0.0}  # fmt: skip
             if which in ("markdown", "alert"):  # what the student's live-class bar says
                 body = el.markdown.body if which == "markdown" else el.alert.body
                 for status, words in (("following", "Following the teacher"), ("exploring", "exploring on your own"),
@@ -254,7 +258,8 @@ async def http_get(conn: dict, host: str, port: int, path: str) -> tuple[int, by
 
 async def watch_loop(s: Client, base: str, stop: asyncio.Event, start: float) -> None:
     """What classroom/watch.js does in the tab, from `start` (the tab's join) on: every `poll` ms, a run of the bar
-    when the page asked for one, else the version's GET (the student's heartbeat too) and a run when it moved."""
+    when the page asked for one, else the version's GET (the student's heartbeat too) and, when it moved, a run of the
+    whole page if what the page shows moved (the answer's `view`), else of the bar."""
     from streamlit.components.v2.bidi_component.main import _make_trigger_id
 
     host, port = base.removeprefix("ws://").removeprefix("http://").split(":")
@@ -269,7 +274,7 @@ async def watch_loop(s: Client, base: str, stop: asyncio.Event, start: float) ->
         data, now = w["data"], time.perf_counter()
         if w["asked"] and now - w["asked"] < 10.0:  # watch.js: STUCK
             continue
-        why = ""
+        why, page = "", False
         if data["now"]:
             why = "now"
         else:
@@ -277,15 +282,19 @@ async def watch_loop(s: Client, base: str, stop: asyncio.Event, start: float) ->
             if s.watch is not w:
                 continue  # a run came meanwhile: its data decides
             answer = json.loads(body) if status == 200 else {}
-            if answer.get("v") != data["seen"]:
+            page = bool(s.page_watch and data["want"] and answer.get("view") not in (None, data["want"]))
+            if page:
+                why = "view"
+            elif answer.get("v") != data["seen"]:
                 why = "version" if answer else f"status {status}"
             elif answer.get("seat") is False:
                 why = "seat"
         if why:
             w["asked"] = time.perf_counter()
-            trigger = widget(_make_trigger_id(w["id"], "events"),
-                             json_trigger_value=json.dumps([{"event": "tick", "value": f"{why} {now}"}]))
-            await s.send(widgets=[trigger], fragment=w["fragment"])
+            target, event = (s.page_watch, "go") if page else (w["id"], "tick")
+            trigger = widget(_make_trigger_id(target, "events"),
+                             json_trigger_value=json.dumps([{"event": event, "value": f"{why} {now}"}]))
+            await s.send(widgets=[trigger], fragment="" if page else w["fragment"])
     if conn.get("w"):
         conn["w"].close()
 
@@ -516,8 +525,11 @@ def main(argv: list[str] | None = None) -> dict:
             if args.only and args.only != label:
                 continue
             results[label] = measure(n_servers, args.students, args.changes, args.store, redis_url, args.together)
+        if not args.no_floor:  # and again after the class: the machine's speed drifts by a third within minutes
+            results["floor after"] = measure(1, args.students, args.changes, args.store, redis_url, args.together,
+                                             "floor")  # fmt: skip
     for label, r in results.items():
-        name = "the floor: a minimal page with one chart, one process" if label == "floor" else \
+        name = f"the {label}: a minimal page with one chart, one process" if label.startswith("floor") else \
             f"{label} process{'es' if label == 'two' else ''}"  # fmt: skip
         print(f"{name} ({args.store} store), {args.students} students:")
         print(f"  follow p50 {pct(r['follow'], 50):.2f} s, p95 {pct(r['follow'], 95):.2f} s, max "
@@ -534,7 +546,7 @@ def main(argv: list[str] | None = None) -> dict:
             print(f"  timer ticks by tenth of the period: {[r['phases'].get(i, 0) for i in range(10)]}")
         if len(r.get("split", [])) > 1:
             print(f"  students per server (nginx's round-robin for new browsers): {r['split']}")
-        if label != "floor":
+        if not label.startswith("floor"):
             print(f"  answers sent {r['sent']} (+{r['double']} clicked twice) counted {r['counted']}")
         per = 100 * r["idle_cpu"] / args.students
         print(f"  idle: server CPU {100 * r['idle_cpu']:.1f} % of a core in all, {per:.2f} % per student; "
@@ -544,8 +556,8 @@ def main(argv: list[str] | None = None) -> dict:
     if "one" in results and "two" in results:
         ratio = pct(results["two"]["follow"], 95) / pct(results["one"]["follow"], 95)
         print(f"two processes / one, follow p95: {ratio:.2f}x")
-    if "floor" in results:
-        floor = statistics.median(results["floor"]["follow_cpu"])
+    if "floor" in results:  # the floor's changes before and after the class, together
+        floor = statistics.median(results["floor"]["follow_cpu"] + results["floor after"]["follow_cpu"])
         for label in ("one", "two"):
             if label in results:
                 mine = statistics.median(results[label]["follow_cpu"])
@@ -554,7 +566,7 @@ def main(argv: list[str] | None = None) -> dict:
     last = results.get("one") or results["two"]
     print(f"live class: {args.students} students, follow p50 {pct(last['follow'], 50):.2f} s p95 "
           f"{pct(last['follow'], 95):.2f} s, answers sent {last['sent']} counted {last['counted']}, "
-          f"errors {sum(len(r['errors']) for k, r in results.items() if k != 'floor')}")  # fmt: skip
+          f"errors {sum(len(r['errors']) for k, r in results.items() if not k.startswith('floor'))}")  # fmt: skip
     return results
 
 

@@ -22,6 +22,7 @@ import streamlit as st
 
 from classroom import console, follower, join, leading, projector
 from classroom.session import CODE, CONSOLE, STUDENT, accepted, role, show_message
+from classroom.watch import page_watch
 from ui import handover
 from ui.context import Context
 
@@ -94,6 +95,7 @@ def on_page(ctx: Context, page: str, slot: Any, top: Any, state: dict[str, Any] 
         if st.query_params.get("join") != ss[CODE] or st.query_params.get("me") != ss["_live_sid"]:
             st.query_params["join"], st.query_params["me"] = ss[CODE], ss["_live_sid"]  # a reload joins again
         with bar:
+            page_watch(follower.class_moved)  # outside the bar's fragment: runs the whole page (classroom/watch.py)
             follower.bar(tr)
     if now == CONSOLE:
         with bar:

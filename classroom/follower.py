@@ -16,7 +16,6 @@ left on a partly drawn page.
 
 from __future__ import annotations
 
-import hashlib
 import threading
 import time
 from collections import OrderedDict
@@ -42,15 +41,16 @@ from classroom.session import (
     STATUS_LINE,
     STUDENT,
     VERSION_AGE,
+    digest,
     error,
     followed,
+    follower_view,
     fragment_only,
     leave,
     read_room,
     rooms,
     say,
     session_id,
-    state_json,
     state_settings,
     state_step,
 )  # fmt: skip
@@ -69,13 +69,24 @@ def following() -> bool:
     return st.session_state.get(ROLE) == STUDENT and bool(st.session_state.get(FOLLOW))
 
 
+FRESH = "_live_fresh"  # in session state: this run reads the room itself (the watch saw the class move: page_watch)
+
+
+def class_moved() -> None:
+    """The page's watch element asks for this run because the class's page, settings or step moved (classroom/watch.py):
+    the run reads the room itself, not a version another process or session read a moment before."""
+    st.session_state[FRESH] = True
+
+
 def room_now() -> Room | None:
     """The room as this run shows it: the bar's last read, read again when the room's version moved since (a version
-    read is shared by the process's followers for VERSION_AGE); None when the room is gone."""
+    read is shared by the process's followers for VERSION_AGE) or when the class moved (class_moved); None when the
+    room is gone."""
     ss = st.session_state
     try:
         store = rooms()
-        if ss.get(ROOM) is None or store.version(ss[CODE], max_age=VERSION_AGE) != ss.get(SEEN):
+        fresh = ss.pop(FRESH, False)  # the watch saw the class move (page_watch): read it now, not the process's memo
+        if fresh or ss.get(ROOM) is None or store.version(ss[CODE], max_age=VERSION_AGE) != ss.get(SEEN):
             read_room(store, ss[CODE])
     except StoreUnavailable:
         pass  # the last room read, if any: the page stays as it was
@@ -123,10 +134,6 @@ _drawn_lock = threading.Lock()
 MAX_SESSIONS = 20_000
 
 
-def _digest(state: dict[str, Any] | None) -> str:
-    return hashlib.blake2b(state_json(state or {}).encode(), digest_size=12).hexdigest()
-
-
 def drawn_to_end() -> str | None:
     """The frame: this run's page ran to its end (or ended itself with st.stop()): what it followed is on screen.
     Returns the digest of what it followed (None for a page that follows nothing)."""
@@ -134,24 +141,24 @@ def drawn_to_end() -> str | None:
     sid = session_id()
     if viewing is None or not sid:
         return None
-    digest = _digest(viewing)
+    drawn = digest(viewing)
     with _drawn_lock:
-        _drawn[sid] = digest
+        _drawn[sid] = drawn
         _drawn.move_to_end(sid)
         while len(_drawn) > MAX_SESSIONS:
             _drawn.popitem(last=False)
-    return digest
+    return drawn
 
 
-def mark_drawn(digest: str) -> None:
+def mark_drawn(drawn: str) -> None:
     """The last element of a followed page that ran to its end: the phone's watch sees what the page shows, and asks
     for the page again when a run was cut short before it (a digest of hex digits: nothing to escape)."""
-    st.html(f'<span class="{DRAWN_MARK}" data-drawn="{digest}" hidden></span>')
+    st.html(f'<span class="{DRAWN_MARK}" data-drawn="{drawn}" hidden></span>')
 
 
 def is_drawn(state: dict[str, Any]) -> bool:
     with _drawn_lock:
-        return _drawn.get(session_id()) == _digest(state)
+        return _drawn.get(session_id()) == digest(state)
 
 
 def forget_drawn() -> None:
@@ -279,7 +286,7 @@ def bar(tr: Callable[..., str]) -> None:
     # a run at once after a page change (REPAIR); a page cut short before its end (no mark of `want` at its end:
     # mark_drawn) is asked for again by the watch, and drawn again by want_redraw in that run of the bar
     following_now = bool(ss.get(FOLLOW))
-    want = _digest(followed(room.state)) if following_now and room is not None else ""
+    want = follower_view(room.state) if following_now and room is not None else ""
     watch(code, sid, following_now, ss.get(SEEN), following_now and bool(ss.get(REPAIR)), want)
 
 

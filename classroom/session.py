@@ -4,6 +4,7 @@ SQLite file or Redis), which knows nothing of pages."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
@@ -171,6 +172,17 @@ def read_room(store: Rooms, code: str) -> Room:
 
 def state_json(state: dict[str, Any]) -> str:
     return json.dumps(state, sort_keys=True, ensure_ascii=False)
+
+
+def digest(state: dict[str, Any] | None) -> str:
+    """A short digest of a state (or of a part of it, such as `followed`)."""
+    return hashlib.blake2b(state_json(state or {}).encode(), digest_size=12).hexdigest()
+
+
+def follower_view(state: dict[str, Any] | None) -> str:
+    """The digest of what a following phone's page shows of the class's state: the version route tells it to the
+    phone's watch, which asks for the whole page at once when it moved (liveclass/http.py, classroom/watch.js)."""
+    return digest(followed(state))
 
 
 # ---------------------------------------------------------------- leaving

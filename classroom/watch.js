@@ -9,6 +9,9 @@
 // Without the route (the app started as plain `streamlit run app.py`) the answer is not JSON: then every tick asks
 // for a run, as Streamlit's own fragment timer did (and the bar's runs are the heartbeat).
 // A tab in the background (a phone asleep) asks one tick in HIDDEN: still there for the teacher's count.
+// When the route names what the class's page shows (`view`) and the page shows something else (`want`), the watch asks
+// for the whole page at once, through the page's own element outside the bar (data {page: true}, trigger "go"): one
+// run, where a run of the bar would have asked for the page in a second one.
 //
 // data: {url, seen, poll, now, want, mark, run}; trigger sent back: "tick" (why, and when)
 
@@ -30,11 +33,12 @@ function cutShort(data, watch) {
 
 // One watch per page, whatever the number of runs that drew the element: each run's data replaces the last.
 function start(watch) {
-  const ask = (why) => {
+  const ask = (why, page = null) => {
     const now = Date.now();
     if (watch.asked && now - watch.asked < STUCK) return;
     watch.asked = now;
-    watch.trigger("tick", `${why} ${now}`);
+    if (page) page("go", `${why} ${now}`);
+    else watch.trigger("tick", `${why} ${now}`);
   };
   const check = async () => {
     const data = watch.data;
@@ -48,7 +52,9 @@ function start(watch) {
       const body = await answer.json().catch(() => null);
       if (watch.data !== data) return; // a run came meanwhile: its data decides
       if (body && typeof body.v === "number") {
-        if (body.v !== data.seen) ask("version");
+        const page = window.__mhaWatchPage;
+        if (page && data.want && typeof body.view === "string" && body.view !== data.want) ask("view", page);
+        else if (body.v !== data.seen) ask("version");
         else if (body.seat === false) ask("seat");
       } else if (body && body.error) ask(body.error);
       else ask("timer");
@@ -62,6 +68,12 @@ function start(watch) {
 }
 
 export default function ({ data, setTriggerValue }) {
+  if (data.page) {
+    window.__mhaWatchPage = setTriggerValue;
+    return () => {
+      if (window.__mhaWatchPage === setTriggerValue) window.__mhaWatchPage = null;
+    };
+  }
   let watch = window.__mhaWatch;
   if (!watch || watch.poll !== data.poll) {
     if (watch) clearInterval(watch.timer);

@@ -1,12 +1,15 @@
 """How a following phone learns that its class moved (classroom/watch.js): its page polls the server's version route
 (liveclass/http.py, mounted by serve.py), which is also the student's heartbeat, and reruns the student's bar only
 when the version moved, the seat was given back, the server asked for a run, or the page's run ended without the mark
-of what it should show (a run cut short: follower.mark_drawn). An idle phone costs the server one small HTTP answer
-every POLL_STUDENT seconds instead of a Streamlit run of the bar (3-4 ms of a core each: 200 idle phones kept more
-than a core busy)."""
+of what it should show (a run cut short: follower.mark_drawn). When what the class's page shows moved (the route's
+`view`: page, settings, step), it asks for the whole page at once (page_watch), not for the bar, which would then ask
+for the page: one run instead of two for each phone at each of the teacher's moves. An idle phone costs the server
+one small HTTP answer every POLL_STUDENT seconds instead of a Streamlit run of the bar (3-4 ms of a core each: 200
+idle phones kept more than a core busy)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from urllib.parse import urlencode
 
@@ -19,6 +22,7 @@ from liveclass.http import PATH
 DRAWN_MARK = "mha-drawn"  # the class of the mark at the end of a followed page (follower.mark_drawn)
 
 KEY = "live_watch"
+PAGE_KEY = "live_watch_page"  # the page's own element, outside the bar (page_watch)
 
 
 @st.cache_resource(show_spinner=False)
@@ -44,3 +48,9 @@ def watch(code: str, seat: str, following: bool, seen: int | None, now: bool, wa
             "want": want, "mark": DRAWN_MARK, "run": st.session_state.get("_live_watch_runs", 0)}  # fmt: skip
     st.session_state["_live_watch_runs"] = data["run"] + 1  # every run's data differs: the watch starts afresh
     _component()(data=data, key=KEY, on_tick_change=lambda: None)
+
+
+def page_watch(on_go: Callable[[], None]) -> None:
+    """Outside the bar's fragment, on a student's page: the element whose trigger runs the whole page (`on_go` first).
+    The watch asks for it when the route's `view` is not what the page shows (`want`)."""
+    _component()(data={"page": True}, key=PAGE_KEY, on_go_change=on_go)

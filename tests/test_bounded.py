@@ -572,3 +572,35 @@ def test_the_subspace_overlap_of_large_heads_takes_a_slot_of_the_gate(monkeypatc
     bases = [np.linalg.qr(w)[0] for w in large]
     want = np.array([[np.linalg.svd(a.T @ b, compute_uv=False).max() for b in bases] for a in bases])
     np.testing.assert_allclose(got, want, atol=1e-9)
+
+
+def test_a_static_table_goes_out_as_the_same_bytes_converted_once_per_content_within_its_budget(monkeypatch):
+    import pandas as pd
+    from streamlit import dataframe_util
+
+    from ui import tables
+
+    rng = np.random.default_rng(0)
+    frames = [
+        pd.DataFrame(rng.random((6, 8)), index=list("abcdef"), columns=[f"Head {i}" for i in range(8)]).round(3),
+        pd.DataFrame([["a", 1, 2.5], ["b", 2, None]], columns=["x", "y", "z"]).set_index("x"),
+        pd.DataFrame({"list": [[1, 2], [3]]}),
+    ]
+    expected = [dataframe_util.convert_anything_to_arrow_bytes(df) for df in frames]  # Streamlit's own, as before
+    monkeypatch.setattr(tables, "ARROW_CACHE", ByteLRU("tables-test", 64 << 10))
+    converted = []
+    convert = dataframe_util.convert_pandas_df_to_arrow_table
+    monkeypatch.setattr(dataframe_util, "convert_pandas_df_to_arrow_table",
+                        lambda df: converted.append(1) or convert(df))  # fmt: skip
+    for df, want in zip(frames, expected, strict=True):
+        for _ in range(3):
+            assert tables.arrow_table(df.copy()).to_batches() == convert(df).to_batches()
+            assert dataframe_util.convert_arrow_table_to_arrow_bytes(tables.arrow_table(df.copy())) == want
+    assert len(converted) == 3
+    changed = frames[0].copy()
+    changed.iloc[2, 3] += 0.001  # one number moved: another table
+    tables.arrow_table(changed)
+    assert len(converted) == 4
+    for i in range(200):  # many contents: the budget holds
+        tables.arrow_table(pd.DataFrame(rng.random((16, 16))) + i)
+    assert tables.ARROW_CACHE.nbytes <= 64 << 10

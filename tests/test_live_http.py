@@ -127,6 +127,40 @@ def test_the_page_asks_the_route_under_the_servers_base_path():
     assert version_route(lambda: None, 0.1, path=f"/mha{PATH}").path == f"/mha{PATH}"
 
 
+def test_the_route_names_what_a_following_page_shows_read_once_per_version(store):
+    """With `view`, the answer carries the digest of what a following page shows (classroom.session.follower_view) of
+    the version it names: it moves when the class's page, settings, step or presentation move, not when a question
+    is asked or closed (the watch then asks for the bar alone), and the room is read once per version and process."""
+    from classroom.session import follower_view
+
+    ticket = store.create(Client("t" * 64, "127.0.0.1"))
+    store.lead(ticket.code, ticket.key, {"page": "steps", "step": 2, "lesson": "mha45", "stop_began": 1.0})
+    reads = []
+    room = store.room
+    store.room = lambda code: reads.append(code) or room(code)
+    route = version_route(lambda: store, max_age=0.0, view=follower_view)
+    status, first, _ = call(route, f"room={ticket.code}")
+    assert status == 200 and set(first) == {"v", "view"}
+    assert first["view"] == follower_view(room(ticket.code).state)
+    for _ in range(5):
+        assert call(route, f"room={ticket.code}")[1] == first
+    assert reads == [ticket.code]  # one read of the room for its version
+    store.ask(ticket.code, ticket.key, {"kind": "choice", "options": ["a", "b"]}, 0)
+    asked = call(route, f"room={ticket.code}")[1]
+    assert asked["v"] > first["v"] and asked["view"] == first["view"]  # a question: the page shows the same
+    store.lead(ticket.code, ticket.key, {"page": "steps", "step": 2, "lesson": "mha45", "stop_began": 9.0})
+    assert call(route, f"room={ticket.code}")[1]["view"] == first["view"]  # what a phone does not show
+    store.lead(ticket.code, ticket.key, {"page": "steps", "step": 3, "lesson": "mha45", "stop_began": 9.0})
+    moved = call(route, f"room={ticket.code}")[1]
+    assert moved["view"] != first["view"] and len(reads) == 4
+    code, sid = store.join(ticket.code, client=Client("s" * 64, "127.0.0.2"))
+    with_seat = call(version_route(lambda: store, max_age=0.0, beat=60.0, view=follower_view),
+                     f"room={code}&seat={sid}&following=1")[1]  # fmt: skip
+    assert with_seat == {**moved, "seat": True}
+    store.end(ticket.code, ticket.key)
+    assert call(route, f"room={ticket.code}")[:2] == (404, {"error": "ended"})
+
+
 # ---------------------------------------------------------------- in the browser
 def _get(url: str) -> tuple[int, str]:
     try:
@@ -134,6 +168,17 @@ def _get(url: str) -> tuple[int, str]:
             return r.status, r.read().decode()
     except urllib.error.HTTPError as err:
         return err.code, err.read().decode()
+
+
+def _rerun(frame: bytes) -> str:
+    """The widget ids a BackMsg's rerun sends (outside a fragment), or "" for anything else."""
+    from streamlit.proto.BackMsg_pb2 import BackMsg
+
+    msg = BackMsg()
+    msg.ParseFromString(frame)
+    if msg.WhichOneof("type") != "rerun_script" or msg.rerun_script.fragment_id:
+        return ""
+    return " ".join(w.id for w in msg.rerun_script.widget_states.widgets)
 
 
 @pytest.mark.browser
@@ -164,6 +209,8 @@ def test_a_following_phone_follows_through_the_route_or_without_it(tmp_path, mon
         phone = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True).new_page()
         polls: list[int] = []
         phone.on("request", lambda r: polls.append(1) if "/live/version?" in r.url else None)
+        sent: list[bytes] = []  # what the page asks the server over the websocket
+        phone.on("websocket", lambda ws: ws.on("framesent", lambda f: sent.append(f) if isinstance(f, bytes) else None))
         phone.goto(f"{url}/?join={ticket.code}")
         phone.wait_for_function("() => document.body.innerText.includes('Step 2 of 9')", timeout=60_000)
         wait_idle(phone)
@@ -175,4 +222,9 @@ def test_a_following_phone_follows_through_the_route_or_without_it(tmp_path, mon
             assert time.monotonic() - start < 30
         assert phone.get_by_test_id("stException").count() == 0
         assert polls, "the phone's page polls the version route (with or without an answer)"
+        pages = [m for m in map(_rerun, sent) if m and "live_watch_page" in m]
+        if script == "serve.py":  # each move of the teacher: the whole page at once, not the bar first
+            assert len(pages) >= 3, pages
+        else:  # no route, no view: the bar's runs (Streamlit's timer) follow the class
+            assert not pages
         browser.close()

@@ -15,6 +15,11 @@ def errata_links(ctx: Context, url: str) -> None:
     if not ids:
         return
     tr = ctx.t
-    with st.expander(tr("errata.here", n=len(ids)), icon=":material/rule:"):
+    # drawn only while open (a rerun opens it): every run of the page, each following phone's, skips its link and list
+    box = st.expander(tr("errata.here", n=len(ids)), icon=":material/rule:", key=f"errata_open_{url}",
+                      on_change="rerun")  # fmt: skip
+    if not box.open:
+        return
+    with box:
         st.markdown("\n".join(f"- {tr(f'errata.{i}.title')}" for i in ids))
         st.page_link("app_pages/errata.py", label=tr("page.errata"), icon=page_icon("errata"))

@@ -3,9 +3,33 @@
 from __future__ import annotations
 
 import pandas as pd
+import pyarrow as pa
 import streamlit as st
+from streamlit import dataframe_util
+
+from budget import ByteLRU
 
 SMALL_TABLE = 16  # rows and columns up to which a table is drawn static
+# A static table as Arrow, by its content: every run of a page (each of a class's following phones) draws the same
+# small tables, and pandas' conversion to Arrow was most of a table's cost (0.85 ms of /heads' entropy table, 0.03
+# once converted). A table of 16 x 16 is a few kB.
+ARROW_CACHE: ByteLRU[pa.Table] = ByteLRU("tables", 4 << 20)
+
+
+def _key(df: pd.DataFrame) -> str:
+    """The table's content as a key: its labels, types and cells as text (a float's repr is exact, and a NaN equals
+    itself there)."""
+    return repr((list(df.columns), list(df.index), list(map(str, df.dtypes)), df.to_numpy().tolist()))
+
+
+def arrow_table(df: pd.DataFrame) -> pa.Table:
+    """`df` as Streamlit converts it for the browser (the same bytes go out), converted once per content."""
+    key = _key(df)
+    table = ARROW_CACHE.get(key)
+    if table is None:
+        table = dataframe_util.convert_pandas_df_to_arrow_table(df)
+        ARROW_CACHE.put(key, table, table.nbytes + 2 * len(key))
+    return table
 
 
 def show_table(df: pd.DataFrame) -> None:
@@ -13,6 +37,6 @@ def show_table(df: pd.DataFrame) -> None:
     the heaviest element a page can load: with it, the first chart of /inputs and /heads came at 1.24x and
     1.23x the minimal app's time; with static tables, 1.12x and 1.15x."""
     if df.shape[0] <= SMALL_TABLE and df.shape[1] <= SMALL_TABLE:
-        st.table(df)
+        st.table(arrow_table(df))
     else:
         st.dataframe(df, width="stretch")
