@@ -20,11 +20,12 @@ from streamlit.runtime.scriptrunner_utils.exceptions import StopException
 import classroom
 import i18n
 from budget import on_sweep, start_janitor
-from ui import a11y, lesson_bar, quiz_state, streamlit_fixes, streamlit_guard
+from ui import a11y, first_screen, lesson_bar, quiz_state, streamlit_fixes, streamlit_guard, warmup
+from ui.chart_element import early_element
 from ui.closed_sessions import expire_closed_sessions
 from ui.context import set_context
 from ui.fair import install_waiter
-from ui.nav import HOME_INNER, PAGES, page_icon
+from ui.nav import CHARTLESS, HOME_INNER, PAGES, page_icon
 from ui.sidebar import build_context, language_choice
 from ui.streamlit_text import not_found_page
 
@@ -32,11 +33,12 @@ _state = threading.local()  # each session's script runs in its own thread
 # Every screen: a display formula wider than a phone scrolls inside its own box instead of widening the page; the
 # live class's place at the top takes no room (not even the gap under it) while it holds nothing: 16 px more pushed
 # the charts of presentation mode below 720 px.
-# A following phone's watch (classroom/watch.py) and the mark at the end of its page draw nothing and take no gap.
+# A following phone's watches (classroom/watch.py), the mark at the end of its page and the browser's identity element
+# (classroom/identity.py: a first screen has only its empty place, which takes no gap) draw nothing and take no gap.
 _CSS = ("<style>[data-testid='stMarkdownContainer'] .katex-display { overflow-x: auto; overflow-y: hidden;"
         " max-width: 100%; padding-bottom: .2rem; }"
         " [data-testid='stLayoutWrapper']:has(> .st-key-live_top):not(:has([data-testid='stElementContainer']))"
-        " { display: none; } .st-key-live_watch, .st-key-live_watch_page,"
+        " { display: none; } .st-key-live_watch, .st-key-live_watch_page, .st-key-live_identity,"
         " [data-testid='stElementContainer']:has(.mha-drawn) { display: none; }</style>")  # fmt: skip
 
 # The tab's icon is a file of the app: a Material Symbol as favicon is fetched from Google's font server. It goes to
@@ -46,7 +48,12 @@ FAVICON_URL = "data:image/png;base64," + base64.b64encode(FAVICON.read_bytes()).
 
 
 def run_frame() -> None:
-    """Draw the frame and run the page the URL asks for."""
+    """Draw the frame and run the page the URL asks for (a visitor's run holds the server's warm-up back)."""
+    with warmup.visitor():
+        _run_frame()
+
+
+def _run_frame() -> None:
     start_janitor()  # once per process: idle cache entries expire, freed memory goes back to the system
     streamlit_fixes.install()  # once per process: four per-run costs of Streamlit 1.67 (ui/streamlit_fixes.py)
     streamlit_guard.install()  # no request outside, forged widget states dropped (if the server's start did not)
@@ -64,6 +71,11 @@ def run_frame() -> None:
         page_title="Multi-head attention explorer · 多头注意力", page_icon=FAVICON_URL, layout="wide",
         initial_sidebar_state="collapsed" if present or shown else "auto",
     )
+    # A browser's first page, its link without settings: its first screen first. Never in a live class (a join,
+    # projector or console link names no setting either, but the class's bar and state are not part of a first screen).
+    if first_screen.wanted(live=shown is not None or classroom.role() is not None):
+        _first_screen(top)
+        return
     if shown is None:
         lesson_bar.before_settings()  # a lesson stop being entered: its settings go into the sidebar's widgets
         live_slot = st.sidebar.container()  # the live-class part of the sidebar, above the settings
@@ -79,17 +91,6 @@ def run_frame() -> None:
         ctx = classroom.view_context(state, kind, lang, i18n.translator(lang))
         set_context(ctx)
     install_waiter(ctx.t)  # a heavy chart that has to wait for the CPU says so (ui/fair.py)
-    sections: dict[str, list] = {}
-    for i, (path, url, title, *section) in enumerate(PAGES):
-        # The home page is "/"; Streamlit names a page by its url_path, so the home page's own one is left
-        # to the hidden /home below (Streamlit would say "Page not found" there).
-        page = made_page(path, ctx.t(title), page_icon(url), url if i else HOME_INNER, default=(i == 0))
-        sections.setdefault(ctx.t(section[0] if section else "nav.beyond"), []).append(page)
-        if i == 0:
-            sections[ctx.t(section[0])].append(home_alias(path, ctx.t(title), url))
-    missing = not_found_page({url for _, url, *_ in PAGES}, ctx.t, PAGES[0][0])  # instead of Streamlit's dialog
-    if missing is not None:
-        sections.setdefault(ctx.t("nav.explore"), []).append(missing)
     if ctx.large:  # projector: bigger text everywhere, not only in figures
         st.html(
             "<style>[data-testid='stMarkdownContainer'] p, [data-testid='stMarkdownContainer'] li,"
@@ -99,11 +100,12 @@ def run_frame() -> None:
         )
     st.html(_CSS)
     # 13+ pages: expanded, no untranslated "View 3 more"; a follower and the projector navigate with the class only
-    nav = st.navigation(sections, position="hidden" if shown else "sidebar", expanded=True)
+    nav = st.navigation(_sections(ctx), position="hidden" if shown else "sidebar", expanded=True)
     projector = shown is not None and shown[1] == classroom.PROJECTOR
     # lang, title, focus ring, ui/a11y.js: for every page and screen (the projector has no sidebar: in its own place)
     a11y.install(ctx, nav.title, where=live_slot if projector else None)
     page_now = PAGES[0][1] if nav.url_path in ("", HOME_INNER) else nav.url_path  # the home page is "home"
+    early_element(load_plotly=page_now not in CHARTLESS)  # the browser fetches plotly.js while the page arrives
     classroom.on_page(ctx, page_now, live_slot, top, shown[0] if shown else None)
     if not projector:  # the quiz's answers stay in the link on every page (a reload anywhere keeps them)
         quiz_state.carry()
@@ -121,6 +123,44 @@ def run_frame() -> None:
         classroom.drawn_to_end()
     finally:
         _state.inside = False
+
+
+def _first_screen(top) -> None:
+    """The first screen of a session's first page (ui/first_screen.py): no settings widgets, no navigation (the
+    sidebar keeps its place), the page down to its first chart; the hidden element then asks for the full run. The
+    live class's place (`top`) is drawn first, as in every run, and stays empty: the page keeps its places."""
+    ctx = first_screen.context()
+    install_waiter(ctx.t)
+    st.sidebar.container(key="first_screen_sidebar")  # the sidebar is there from the start: the page does not move
+    st.html(_CSS)
+    nav = st.navigation(_sections(ctx), position="hidden")
+    a11y.install(ctx, nav.title)  # the first screen has its language, title and focus ring too
+    page_now = PAGES[0][1] if nav.url_path in ("", HOME_INNER) else nav.url_path
+    if page_now not in first_screen.PAGES:  # the address named another page after all: the usual run
+        st.rerun()
+    early_element(load_plotly=page_now not in CHARTLESS, tell_when_drawn=True)
+    lesson_bar.on_page(ctx, page_now)  # a lesson's first stop: its bar is part of the first screen
+    _state.inside = True
+    try:
+        nav.run()
+    finally:
+        _state.inside = False
+
+
+def _sections(ctx) -> dict[str, list]:
+    """The navigation's pages by section, titles in the run's language."""
+    sections: dict[str, list] = {}
+    for i, (path, url, title, *section) in enumerate(PAGES):
+        # The home page is "/"; Streamlit names a page by its url_path, so the home page's own one is left
+        # to the hidden /home below (Streamlit would say "Page not found" there).
+        page = made_page(path, ctx.t(title), page_icon(url), url if i else HOME_INNER, default=(i == 0))
+        sections.setdefault(ctx.t(section[0] if section else "nav.beyond"), []).append(page)
+        if i == 0:
+            sections[ctx.t(section[0])].append(home_alias(path, ctx.t(title), url))
+    missing = not_found_page({url for _, url, *_ in PAGES}, ctx.t, PAGES[0][0])  # instead of Streamlit's dialog
+    if missing is not None:
+        sections.setdefault(ctx.t("nav.explore"), []).append(missing)
+    return sections
 
 
 def home_alias(path: str, title: str, url: str) -> st.Page:

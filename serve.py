@@ -2,14 +2,26 @@
 (app.py, the same Streamlit script `streamlit run app.py` runs) and one route of its own beside it: the room's
 version that a following phone polls (liveclass/http.py), so that idle phones cost the server a small HTTP answer
 instead of a Streamlit run each. `streamlit run app.py` still works; its phones then ask Streamlit itself on a timer
-(classroom/watch.js falls back to that when the route is not there)."""
+(classroom/watch.js falls back to that when the route is not there).
+
+The App's lifespan also warms the server up for its first visitor (ui/warmup.py: the imports, then the first pages
+in both languages over its own websocket), and its middleware tells the warm-up when a visitor asks something, so
+that it never runs while a visitor is served. Plain `streamlit run app.py` has no warm-up."""
 
 import streamlit as st
 from streamlit import config
 
 from classroom.session import BEAT, VERSION_AGE, follower_view, rooms
 from liveclass.http import PATH, version_route
+from ui import warmup
+
+
+def _import_frame() -> None:
+    """What every page's run imports (the warm-up does it in its own thread, after the server answers)."""
+    import frame  # noqa: F401
+
 
 BASE = str(config.get_option("server.baseUrlPath") or "").strip("/")  # the app served under /BASE/: so is the route
 app = st.App("app.py", routes=[version_route(rooms, max_age=VERSION_AGE, beat=BEAT, view=follower_view,
-                                             path=f"/{BASE}{PATH}" if BASE else PATH)])  # fmt: skip
+                                             path=f"/{BASE}{PATH}" if BASE else PATH)],
+             lifespan=warmup.lifespan(_import_frame), middleware=warmup.middleware())  # fmt: skip

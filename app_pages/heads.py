@@ -5,7 +5,7 @@ import streamlit as st
 
 from figures import attention_lines, query_bars, tiled_heads
 from frame import outside_frame
-from ui import keep
+from ui import first_screen, keep
 from ui.chart_element import show
 from ui.context import get_context
 from ui.errata_links import errata_links
@@ -93,6 +93,7 @@ def one_query() -> None:
 
 
 all_heads()
+first_screen.end()  # a session's first run ends with the first chart (ui/first_screen.py)
 one_query()
 
 head_similarity_section(ctx, "heads")

@@ -6,6 +6,7 @@ from classroom.join import join_box
 from explorer.errata import ERRATA
 from figures.flow import pipeline_dot
 from frame import outside_frame
+from ui import first_screen
 from ui.context import get_context
 from ui.nav import page_icon
 
@@ -26,6 +27,7 @@ labels = {k: tr(f"home.flow_{k}") for k in ("input", "head", "concat", "output",
 described = tr("a11y.pipeline", L=scene.len_q, Lk=scene.len_k, d=settings.d_model, h=settings.n_heads, dk=settings.d_k)
 st.graphviz_chart(pipeline_dot(scene.len_q, scene.len_k, settings.d_model, settings.n_heads, labels, title=described,
                                dark=ctx.style.dark), width="stretch")  # fmt: skip
+first_screen.end()  # a session's first run ends with the diagram (ui/first_screen.py)
 
 st.subheader(tr("home.where"))
 c1, c2 = st.columns(2)

@@ -7,6 +7,7 @@ import streamlit as st
 from explorer import LIMITS
 from figures import matrix_heatmap
 from frame import outside_frame
+from ui import first_screen
 from ui.chart_element import show
 from ui.context import get_context
 from ui.editing import clear_edits, matrix_editor
@@ -43,6 +44,7 @@ for tab, (key, values) in zip(tabs, (("x", scene.x), ("p", scene.p), ("x_in", sc
             lang=ctx.lang, style=style,
         )  # fmt: skip
         show(fig, key=f"inputs_{key}")
+first_screen.end()  # a session's first run ends with the first chart (ui/first_screen.py)
 if not settings.add_pe:
     st.info(tr("inputs.pe_off"))
 

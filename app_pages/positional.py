@@ -7,6 +7,7 @@ from explorer.shown import order_demo, positional_profile, shift_check
 from figures import pe_curves, pe_heatmap, pe_similarity, wavelength_chart
 from figures.order import swap_figure
 from frame import outside_frame
+from ui import first_screen
 from ui.chart_element import show, side_by_side
 from ui.context import get_context
 from ui.figure_cache import cached_figure
@@ -38,6 +39,7 @@ if dims:
     show(cached_figure(pe_curves, p, list(dims), lang=lang, style=style), key="pe_curves")
 else:
     st.info(tr("pe.pick_dims"))
+first_screen.end()  # a session's first run ends with the first chart (ui/first_screen.py)
 col_a, col_b, share = side_by_side(ctx)
 with col_a:
     show(cached_figure(pe_heatmap, p, lang=lang, style=style, width_fraction=0.9 * share), key="pe_heatmap")

@@ -6,6 +6,7 @@ In presentation mode one step fills one screen, with previous/next buttons and c
 import streamlit as st
 
 from frame import outside_frame
+from ui import first_screen
 from ui.context import get_context
 from ui.errata_links import errata_links
 from ui.lesson_bar import lesson_step
@@ -38,6 +39,7 @@ def all_steps(ctx) -> None:
         key_listener(scroll_to=f"step-{linked + 1}")
     for n in range(len(STEP_KEYS)) if only is None else (only,):
         view.draw(n)
+        first_screen.end()  # a session's first run ends with the first step (ui/first_screen.py)
 
 
 # Presentation: one step per screen. Not st.stop() after it: a page that ends itself with st.stop() can lose its

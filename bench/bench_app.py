@@ -31,7 +31,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.first_paint import CONFIGS, measure_pairs, ratio_table  # noqa: E402
-from tests.browser import CHROMIUM, CHROMIUM_ARGS, free_port, streamlit_server  # noqa: E402
+from tests.browser import CHROMIUM, CHROMIUM_ARGS, FIRST_SCREEN_DONE, free_port, streamlit_server  # noqa: E402
 
 IDLE = "[data-testid='stApp'][data-test-script-state='notRunning']"
 LARGE = "preset=custom&d_model=256&n_heads=16&text=" + "+".join(f"w{i}" for i in range(64))
@@ -50,6 +50,8 @@ FIRST_CHART = "[data-testid='stPlotlyChart'] .main-svg, .mha-plot .main-svg"
 def settle(page, timeout: float = 60_000) -> None:
     """Script finished and every chart painted: two animation frames after the last delta for the
     components to receive their data, every chart drawn, then two more frames for the paint."""
+    page.wait_for_selector(IDLE, timeout=timeout)
+    page.wait_for_function(FIRST_SCREEN_DONE, timeout=timeout)  # a first page's second run has begun
     page.wait_for_selector(IDLE, timeout=timeout)
     page.evaluate(FRAMES)
     page.wait_for_function(EVERY_CHART_DRAWN, timeout=timeout)

@@ -110,4 +110,4 @@ def drawn_to_end(mark: bool = True) -> None:
         follower.mark_drawn(digest)
 
 
-__all__ = ["FOLLOWER", "PROJECTOR", "drawn_to_end", "on_page", "start_of_run", "view", "view_context"]
+__all__ = ["FOLLOWER", "PROJECTOR", "drawn_to_end", "on_page", "role", "start_of_run", "view", "view_context"]

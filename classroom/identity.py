@@ -66,11 +66,15 @@ def browser_id() -> str:
     return _take(cookie)
 
 
-def ask_browser() -> str:
-    """browser_id(), and while it is unknown, the small element that asks the browser (its answer reruns the app)."""
+def ask_browser(later: bool = False) -> str:
+    """browser_id(), and while it is unknown, the small element that asks the browser (its answer reruns the app).
+    `later`: only its place this run (a first screen, ui/first_screen.py: that rerun would end it before its chart)."""
     known = browser_id()
     if known:
         return known
+    if later:
+        st.empty()  # the element comes in the same place in the next run: the page after it keeps its places
+        return ""
     try:
         result = _component()(data={"cookie": COOKIE}, key="live_identity", on_secret_change=lambda: None)
     except StreamlitDuplicateElementKey:  # already asked in this run (the join box and a join link, say)

@@ -25,6 +25,7 @@ from classroom.session import (
     say,
 )
 from liveclass import LiveError, normalise_code
+from ui import first_screen
 from ui.a11y import move_focus_to
 
 ATTEMPT = "_live_attempt"  # this session's attempt to join (Rooms.join's `attempt`)
@@ -94,7 +95,7 @@ def join_box(tr: Callable[..., str]) -> None:
     """Home page: type the code the teacher shows, then Enter or the button."""
     if role():
         return
-    identity.ask_browser()
+    identity.ask_browser(later=first_screen.active())  # a first screen is not rerun before its first chart
     with st.form("live_join_form", border=True, enter_to_submit=True):
         left, right = st.columns([3, 1], vertical_alignment="bottom")
         left.text_input(tr("live.join_label"), key="live_join_code", max_chars=16, placeholder="ABC234",

@@ -27,6 +27,12 @@ CHROMIUM_ARGS = [
     "--no-first-run",
 ]
 IDLE = "[data-testid='stApp'][data-test-script-state='notRunning']"
+# A browser's first page of a session is drawn in two runs (ui/first_screen.py): its first screen, then, once the first
+# chart is on screen, the whole page. The first run's hidden element is on the page until the second run replaces it.
+FIRST_SCREEN_DONE = "() => !document.querySelector('.st-key-mha_first_screen')"
+# A widget whose frontend code is not loaded yet is drawn as a skeleton: after a first screen, which needs none, the
+# sidebar's widgets stay skeletons for a moment after the full run has finished (their chunks are fetched then).
+NO_SKELETON = "() => !document.querySelector(\"[data-testid='stSkeleton']\")"
 # Charts are drawn by ui/plot.js into a div.mha-plot; plotly puts its .main-svg inside once it has drawn.
 CHART = ".mha-plot .main-svg"
 # Every chart shows the figure the last run sent (data-pending), or its translated failure message.
@@ -189,9 +195,11 @@ def healthy(url: str, timeout: float = 2.0) -> bool:
 def wait_idle(page, timeout: float = 60_000) -> None:
     """Wait until the script has finished running and every chart shows what the run sent."""
     page.wait_for_selector(IDLE, timeout=timeout)
+    page.wait_for_function(FIRST_SCREEN_DONE, timeout=timeout)
     page.wait_for_timeout(300)
     page.wait_for_selector(IDLE, timeout=timeout)
     page.wait_for_function(ALL_CHARTS_DRAWN, timeout=timeout)
+    page.wait_for_function(NO_SKELETON, timeout=timeout)
 
 
 def start_live_class(page) -> str:

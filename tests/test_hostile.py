@@ -196,7 +196,8 @@ class Client:
                 elif name == "bidi_component" and el.bidi_component.WhichOneof("data") == "bytes":
                     from ui.chart_element import unpack
 
-                    notes = json.loads(unpack(el.bidi_component.bytes).get("spec", "{}")).get("layout", {})
+                    # a chart, or the hidden element a page starts with (no figure: ui/chart_element.early_element)
+                    notes = json.loads(unpack(el.bidi_component.bytes).get("spec") or "{}").get("layout", {})
                     tiles = sum(1 for a in notes.get("annotations", []) if str(a.get("text", "")).startswith("head "))
                     if tiles and self.heads_drawn is None:
                         self.heads_drawn = tiles

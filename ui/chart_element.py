@@ -56,10 +56,38 @@ def _is_file(path: Path) -> bool:
     return path.is_file()  # looked up once per process, not once per chart and run
 
 
+EARLY = "mha_plotly_js"  # the hidden element a chart page starts with (early_element): its component's name and key
+
+
 @st.cache_resource(show_spinner=False)
-def _plot_component():
+def _plot_component(name: str = "mha_plot"):
+    """ui/plot.js as a components-v2 element; under the name EARLY, the hidden element of early_element (the same
+    code: given no figure, it draws nothing)."""
     js = (Path(__file__).with_name("plot.js")).read_text(encoding="utf-8")
-    return st.components.v2.component("mha_plot", js=js, isolate_styles=False)
+    css = ".st-key-" + ", .st-key-".join(HIDDEN_KEYS) + " { display: none; }" if name == EARLY else None
+    return st.components.v2.component(name, js=js, css=css, isolate_styles=False)
+
+
+def _rerun() -> None:
+    """The first-screen element's trigger: nothing to do, the trigger itself runs the page again."""
+
+
+FIRST_SCREEN_KEY = "mha_first_screen"  # the hidden element of a first-screen run (tests wait until it is gone)
+HIDDEN_KEYS = (EARLY, FIRST_SCREEN_KEY)
+
+
+def early_element(load_plotly: bool = True, tell_when_drawn: bool = False) -> None:
+    """The hidden element a page starts with (ui/plot.js without a figure). With `load_plotly` the browser starts
+    loading plotly.js while the page is still arriving, so that the first chart is drawn as soon as it comes
+    (docs/PERFORMANCE.md). With `tell_when_drawn` (a first-screen run, ui/first_screen.py) it also tells the server,
+    once the page's first chart is on screen, to run the page in full: its trigger reruns the page. Drawn on every page,
+    plotly.js or not: the page's own elements then keep their places from a first-screen run to the next."""
+    src = f"app/static/{STATIC_NAME}" if load_plotly and uses_component() else ""
+    head = {"src": src, "signal": tell_when_drawn}
+    if tell_when_drawn:
+        _plot_component(EARLY)(data=payload(head, ""), key=FIRST_SCREEN_KEY, width="stretch", on_drawn_change=_rerun)
+    else:
+        _plot_component(EARLY)(data=payload(head, ""), key=EARLY, width="stretch")
 
 
 def in_a_row(ctx, n: int, share: float | None = None) -> tuple[list[Any], float]:
@@ -101,7 +129,7 @@ def show(
     frozen = fig if isinstance(fig, FrozenFigure) else FrozenFigure(fig)
     from ui.screen import png_options
 
-    lang = run_lang()  # a Chinese class's projector names its charts and their numbers in Chinese
+    lang = run_lang()  # the projector's class language; a first screen's, which has no language widget
     name, summary = frozen.described(lang, title)
     png = png_options(key)  # the PNG export is named after the chart and its setting
     if uses_component():

@@ -44,8 +44,8 @@ def set_context(ctx: Context) -> None:
 
 
 def run_lang() -> str:
-    """The language of this run: its context's (the projector's is the class's, which has no language widget), else
-    the language widget's."""
+    """The language of this run: its context's (the projector's is the class's, a first-screen run's the browser's:
+    neither has a language widget), else the language widget's."""
     ctx = st.session_state.get(_KEY)
     return ctx.lang if ctx is not None else str(st.session_state.get("lang", "en"))
 

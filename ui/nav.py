@@ -26,6 +26,8 @@ PAGES: tuple[tuple[str, ...], ...] = (
     ("app_pages/positions.py", "positions", "page.positions", "nav.llm"),
     ("app_pages/longcontext.py", "longcontext", "page.longcontext", "nav.llm"),
 )
+# Pages that draw no plotly chart (text, LaTeX, widgets, the Graphviz diagram): plotly.js is not loaded early for them
+CHARTLESS = frozenset({"home", "worked", "quiz", "lesson", "console", "lab", "errata"})
 HOME_INNER = "home-page"  # Streamlit's own name of the home page (its address is "/"; /home is an alias)
 # Material Symbols ship with Streamlit's own static files: they draw the same on every machine, offline,
 # where emoji need an emoji font the classroom computer may not have (they show as empty boxes there).

@@ -95,6 +95,32 @@ function thinTicks(el, ticks) {
   return Object.keys(update).length ? window.Plotly.relayout(el, update) : Promise.resolve();
 }
 
+// A first-screen run (ui/first_screen.py) has the server wait until the page's first chart is on screen (or, if none
+// comes, a while after the run): it then runs the page in full. Once per page load.
+const DRAWN = ".mha-plot[data-drawn], [data-testid='stPlotlyChart'] .main-svg, [data-testid='stGraphVizChart'] svg";
+const NO_CHART_MS = 4000;
+function whenFirstChartDrawn(tell) {
+  if (window.__mhaFirstScreen) return;
+  window.__mhaFirstScreen = true;
+  let told = false;
+  const once = () => {
+    if (told) return;
+    told = true;
+    observer.disconnect();
+    clearInterval(poll);
+    requestAnimationFrame(() => setTimeout(tell, 0)); // after the chart's paint
+  };
+  const observer = new MutationObserver(() => document.querySelector(DRAWN) && once());
+  observer.observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ["data-drawn"] });
+  let idleSince = null;
+  const poll = setInterval(() => {
+    const idle = document.querySelector("[data-testid='stApp'][data-test-script-state='notRunning']");
+    idleSince = idle ? (idleSince ?? Date.now()) : null;
+    if (idleSince !== null && Date.now() - idleSince > NO_CHART_MS) once(); // no chart after all
+  }, 250);
+  if (document.querySelector(DRAWN)) once();
+}
+
 // A screen reader meets one image named by the server's summary of the chart (figures/describe.py), not plotly's
 // run-together tick labels: the drawing's first svg is that image, the others (title, legend, hover) are hidden from
 // it. The toolbar stays outside the image, so its buttons keep their names.
@@ -107,8 +133,16 @@ function name(el, label) {
   });
 }
 
-export default function ({ data: raw, parentElement }) {
+export default function ({ data: raw, parentElement, setTriggerValue }) {
   const data = unpack(raw);
+  if (!data.spec) {
+    // No figure: the hidden element a page starts with (ui/chart_element.early_element). plotly.js starts loading
+    // now, while the rest of the page is still arriving, instead of when the first chart is mounted (on a slow CPU,
+    // seconds later); the browser compiles it off the main thread meanwhile.
+    if (data.src) loadPlotly(data.src).catch(() => {}); // a failure is reported by the charts, which ask again
+    if (data.signal) whenFirstChartDrawn(() => setTriggerValue("drawn", true));
+    return undefined;
+  }
   let el = parentElement.querySelector(":scope > .mha-plot");
   if (!el) {
     el = document.createElement("div");

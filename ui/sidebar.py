@@ -225,13 +225,20 @@ def build_context() -> Context:
     st.sidebar.caption(
         tr("sb.limits", tokens=LIMITS.max_tokens, d_model=LIMITS.max_d_model, heads=LIMITS.max_heads)
     )
-    present = bool(st.session_state.get("present", False))
+    ctx = make_context(lang, settings, large=bool(large), present=bool(st.session_state.get("present", False)),
+                       dark=dark)  # fmt: skip
+    export_panel(tr, settings, scene, lang)
+    return ctx
+
+
+def make_context(lang: str, settings: Settings, *, large: bool, present: bool, dark: bool) -> Context:
+    """The run's Context from the sidebar's choices (ui/first_screen.py makes one without the sidebar), kept for the
+    page: figures in large type on a projector, narrower on a narrow screen, dark on a dark screen."""
     narrow = screen.is_narrow()  # by the width the browser draws at (ui/a11y.js), not by the device
     phone = narrow and not (large or present)
     style = (FigureStyle.large() if (large or present) else FigureStyle.phone() if phone else FigureStyle()).with_(
         dark=dark)  # fmt: skip
-    ctx = Context(lang=lang, t=tr, settings=settings, style=style, large=bool(large) or present,
-                  present=present, narrow=narrow)
-    export_panel(tr, settings, scene, lang)
+    ctx = Context(lang=lang, t=i18n.translator(lang), settings=settings, style=style, large=large or present,
+                  present=present, narrow=narrow)  # fmt: skip
     set_context(ctx)
     return ctx
