@@ -99,7 +99,7 @@ def _chart_spec(el) -> dict | None:
     kind = el.WhichOneof("type")
     if kind == "bidi_component" and el.bidi_component.WhichOneof("data") == "bytes":  # ui/chart_element.payload
         data = unpack(el.bidi_component.bytes)
-        return json.loads(data["spec"]) if "spec" in data else None
+        return json.loads(data["spec"]) if data.get("spec") else None  # the early element has no figure
     if kind == "plotly_chart":
         return json.loads(el.plotly_chart.spec)
     return None
