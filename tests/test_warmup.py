@@ -33,11 +33,13 @@ def test_a_page_a_visitor_stopped_is_opened_again_later(monkeypatch):
     calls: list[str] = []
     monkeypatch.setattr(warmup, "server_url", lambda: "127.0.0.1:1")
     monkeypatch.setattr(warmup, "_healthy", lambda server: True)
-    monkeypatch.setattr(warmup, "wait_for_quiet", lambda: True)
+    waits = []  # the switch interval while the warm-up waits for a quiet moment: Python's own
+    monkeypatch.setattr(warmup, "wait_for_quiet", lambda: waits.append(sys.getswitchinterval()) or True)
     monkeypatch.setattr(warmup, "report", {})
     monkeypatch.setattr(warmup, "done", threading.Event())
 
     def visit(server, page, lang):
+        assert sys.getswitchinterval() == pytest.approx(warmup.SWITCH)  # while it runs a page: the short one
         calls.append(f"{page}?{lang}")
         if calls.count(f"{page}?{lang}") == 1 and page == "heads":
             raise warmup.Yielded(page)
@@ -47,6 +49,7 @@ def test_a_page_a_visitor_stopped_is_opened_again_later(monkeypatch):
     assert calls.count("heads?en") == 2 and calls.count("steps?en") == 1
     assert "heads?en" in warmup.report
     assert sys.getswitchinterval() == pytest.approx(0.005), "Python's switch interval is back"
+    assert waits and all(w == pytest.approx(0.005) for w in waits)  # a class that came at once: not for 10 minutes
 
 
 def test_a_failed_warm_up_is_logged_and_the_server_goes_on(monkeypatch, caplog):

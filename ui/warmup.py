@@ -13,9 +13,12 @@ A visitor goes first. While a visitor's page runs (the frame tells: `visitor()`)
 visitor's last request (the App's middleware tells: `VisitorRequests`; health checks do not count), no warm-up page
 starts, and one that is running is stopped and tried again later. A browser loads a page's scripts from this server
 for seconds before its first run; a warm-up page that ran meanwhile slowed that visitor's run, whose elements then
-reached the browser one by one (a redraw of the page for each: 2-4x the main-thread time, measured). While it works,
-the warm-up thread gives the interpreter lock back within `SWITCH` seconds (Python's default is 5 ms): a visitor's
-scripts are served by the server's event loop, which waited up to 5 ms for the lock at every step of every file.
+reached the browser one by one (a redraw of the page for each: 2-4x the main-thread time, measured). While it imports
+or runs a page (and only then: `quick_switch`), the interpreter lock changes hands every `SWITCH` seconds (Python's
+default is 5 ms): a visitor's scripts are served by the server's event loop, which waited up to 5 ms for the lock at
+every step of every file. Not while it waits for a quiet moment: a class that came at once would have kept the short
+interval for all of GIVE_UP, and 60 students' runs handing the lock over ten times as often cost a third more CPU per
+follow (bench/live_class.py).
 A failed warm-up only means a slower first visit: it is logged, never raised. MHA_WARMUP=0 turns it off.
 """
 
@@ -163,7 +166,6 @@ def warm_up(visit: Callable[..., float] | None = None, wait: float = 120.0,
     (default: a websocket session, `visit_page`)."""
     visit = visit or visit_page
     started = time.perf_counter()
-    switch = sys.getswitchinterval()
     try:
         server = server_url()
         deadline = time.monotonic() + wait
@@ -171,10 +173,10 @@ def warm_up(visit: Callable[..., float] | None = None, wait: float = 120.0,
             if time.monotonic() > deadline:
                 raise TimeoutError("the server never answered its health check")
             time.sleep(0.05)
-        sys.setswitchinterval(SWITCH)
         t0 = time.perf_counter()
         if prepare is not None:  # torch, plotly, pandas, the app's packages: every run needs them, a visitor's too
-            prepare()
+            with quick_switch():
+                prepare()
 
         report["imports"] = time.perf_counter() - t0
         for lang in LANGS:
@@ -182,7 +184,7 @@ def warm_up(visit: Callable[..., float] | None = None, wait: float = 120.0,
                 for _ in range(TRIES):
                     if not wait_for_quiet():
                         raise TimeoutError("visitors all along: the pages are warm by their own runs")
-                    with contextlib.suppress(Yielded):
+                    with contextlib.suppress(Yielded), quick_switch():
                         report[f"{page or 'home'}?{lang}"] = visit(server, page, lang)
                         break
         _LOG.info("warm-up: %d pages in %.1f s (%s)", len(report) - 1, time.perf_counter() - started,
@@ -190,8 +192,18 @@ def warm_up(visit: Callable[..., float] | None = None, wait: float = 120.0,
     except Exception as exc:  # a slower first visit, nothing worse
         _LOG.warning("warm-up stopped: %s: %s", type(exc).__name__, exc)
     finally:
-        sys.setswitchinterval(switch)
         done.set()
+
+
+@contextlib.contextmanager
+def quick_switch() -> Iterator[None]:
+    """While the warm-up works: the interpreter lock changes hands every SWITCH seconds, then as before."""
+    switch = sys.getswitchinterval()
+    sys.setswitchinterval(SWITCH)
+    try:
+        yield
+    finally:
+        sys.setswitchinterval(switch)
 
 
 def _healthy(server: str) -> bool:
