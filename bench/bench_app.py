@@ -229,7 +229,7 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
     if args.first_chart:
         return results
 
-    with streamlit_server() as url, sync_playwright() as pw:
+    with streamlit_server(warmup=True) as url, sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
 
         for label, query in (("default", ""), ("large", LARGE)) if not args.quick else (("default", ""),):
@@ -255,7 +255,7 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
                 page.context.close()
         # The same redraws with Streamlit's own st.plotly_chart (the app's fallback when static serving is
         # off): what ui/plot.js gains, measured in this run on this machine.
-        with streamlit_server(extra=("--server.enableStaticServing", "false")) as native:
+        with streamlit_server(extra=("--server.enableStaticServing", "false"), warmup=True) as native:
             first_chart_ms(browser, f"{native}/heads")
             for page_name in ("heads", "steps"):
                 page = new_page(browser)

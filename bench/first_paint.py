@@ -120,7 +120,7 @@ def server(app: str, core: int | None = 0, timeout: float = 90.0, env: dict | No
     entry, script = _launch(app, root)
     pinned = ("taskset", "-c", str(core)) if core is not None and shutil.which("taskset") else ()
     with streamlit_server(script, timeout, entry=entry, env=env, root=root, prefix=pinned, poll=0.05,
-                          pids=SERVER_PIDS) as url:  # fmt: skip
+                          pids=SERVER_PIDS, warmup=True) as url:  # fmt: skip
         yield url
 
 

@@ -50,12 +50,15 @@ def free_port() -> int:
 def streamlit_server(app: str = "serve.py", timeout: float = 30.0, extra: tuple[str, ...] = (),
                      entry: str = "ui.streamlit_guard", env: dict[str, str] | None = None, root: Path = ROOT,
                      prefix: tuple[str, ...] = (), poll: float = 0.2, pids: dict[str, int] | None = None,
-                     ) -> Iterator[str]:  # fmt: skip
+                     warmup: bool = False) -> Iterator[str]:  # fmt: skip
     """A fresh server on a free port (plus `extra` options), started as the README and the Docker image start it
     (`python3 -m ui.streamlit_guard run serve.py`: the app and its live-class route; entry="streamlit" for plain
     `streamlit run`; app="app.py" for the app alone); yields its base URL,
     kills it afterwards. `env` adds to the environment; `root` is the checkout to run, `prefix` goes before the command
-    (e.g. taskset), `poll` is the wait between two health checks, and `pids` gets the server's pid by its URL."""
+    (e.g. taskset), `poll` is the wait between two health checks, and `pids` gets the server's pid by its URL.
+    `warmup`: the server warms itself up as in production (ui/warmup.py: six page runs after its health check). Off by
+    default: a test's browser is its first visitor at once, and 29 servers' warm-ups cost the suite minutes of CPU;
+    tests/test_warmup.py, tests/test_first_screen.py, the benchmarks and the Docker image's tests keep it."""
     port = free_port()
     cmd = [
         *prefix, sys.executable, "-m", entry, "run", app, "--server.headless", "true",
@@ -63,7 +66,7 @@ def streamlit_server(app: str = "serve.py", timeout: float = 30.0, extra: tuple[
         "--server.fileWatcherType", "none", "--browser.gatherUsageStats", "false", *extra,
     ]  # fmt: skip
     proc = subprocess.Popen(cmd, cwd=root, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                            env={**os.environ, **(env or {})})  # fmt: skip
+                            env={**os.environ, "MHA_WARMUP": "1" if warmup else "0", **(env or {})})  # fmt: skip
     url = f"http://127.0.0.1:{port}"
     if pids is not None:
         pids[url] = proc.pid

@@ -62,7 +62,7 @@ def browser():
 
 @pytest.fixture(scope="module")
 def server():
-    with streamlit_server() as url:
+    with streamlit_server(warmup=True) as url:
         yield url
 
 
@@ -150,7 +150,7 @@ def test_the_next_page_of_the_session_is_drawn_in_one_run(browser, server):
 
 def test_a_server_started_without_static_serving_still_completes_the_page(browser):
     """st.plotly_chart draws the charts there: the first screen ends when its chart is drawn all the same."""
-    with streamlit_server(extra=("--server.enableStaticServing", "false")) as url:
+    with streamlit_server(extra=("--server.enableStaticServing", "false"), warmup=True) as url:
         page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
         page.goto(url + "/heads")
         wait_idle(page)
