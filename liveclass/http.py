@@ -96,12 +96,13 @@ def version_route(get_rooms: Callable[[], Rooms], max_age: float, beat: float = 
             value = store.recent_version(code, max_age)  # most answers: the process's memo, on the event loop
             if value is None:  # a store read (SQLite, or Redis over the network) waits in Starlette's thread pool
                 value = await run_in_threadpool(store.version, code, max_age=max_age)
+            room = normalise_code(code)  # a room the store answered for: the code is one
             answer: dict = {"v": value}
             if view is not None:
-                answer["v"], answer["view"] = await view_of(store, normalise_code(code), value)
+                answer["v"], answer["view"] = await view_of(store, room, value)
             seat = query.get("seat", "")[:MAX_SEAT]
             if seat and beat > 0:
-                answer["seat"] = await heartbeat(store, code.strip().upper(), seat, query.get("following") == "1")
+                answer["seat"] = await heartbeat(store, room, seat, query.get("following") == "1")
         except StoreUnavailable:
             return JSONResponse({"error": "store_down"}, status_code=503, headers=HEADERS)
         except LiveError as err:  # no such room, ended, expired, not a code
