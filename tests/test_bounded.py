@@ -604,3 +604,14 @@ def test_a_static_table_goes_out_as_the_same_bytes_converted_once_per_content_wi
     for i in range(200):  # many contents: the budget holds
         tables.arrow_table(pd.DataFrame(rng.random((16, 16))) + i)
     assert tables.ARROW_CACHE.nbytes <= 64 << 10
+
+
+def test_a_static_table_hides_its_index_as_streamlit_decides_for_the_data_frame():
+    import pandas as pd
+    from streamlit.elements.table import _compute_hide_index
+
+    from ui import tables
+
+    for df in (pd.DataFrame({"a": [1.0, 2.0]}), pd.DataFrame({"a": [1.0, 2.0]}, index=["x", "y"]),
+               pd.DataFrame({"a": [1, 2]}).set_index("a"), pd.DataFrame({"a": [1.0]}, index=[5])):  # fmt: skip
+        assert tables.hides_index(df) == _compute_hide_index(df, None)
