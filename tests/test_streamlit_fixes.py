@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import importlib
 import json
 import threading
 from types import SimpleNamespace
@@ -249,13 +250,52 @@ def test_streamlits_own_hand_over_asks_the_loop_once_per_event():
         loop.close()
 
 
-def test_install_puts_all_five_in_place_once_and_can_be_turned_off(monkeypatch):
+def _choice_lookups() -> None:  # an AppTest script: keyed widgets, plain keys, None values, and a rerun between
+    import streamlit as st
+    from streamlit.runtime.state.session_state_proxy import get_session_state
+
+    from ui.streamlit_fixes import OneKeyLookup
+
+    ss = st.session_state
+    ss.setdefault("plain", 3)
+    ss.setdefault("plain_none", None)
+    if ss.get("clear_choice"):
+        ss["choice"] = None  # a None in the key clears the selectbox's choice
+    st.selectbox("a", ["x", "y"], key="choice")
+    st.radio("b", ["x", "y"], key="radio", index=None)
+    st.toggle("c", key="clear_choice")
+    st.selectbox("d", ["x", "y"])  # keyless: not in filtered_state
+    full, one = get_session_state().filtered_state, OneKeyLookup(get_session_state())
+    keys = ["plain", "plain_none", "choice", "radio", "clear_choice", "missing", "$$ID-x"]
+
+    def read(state, k):  # as radio and selectbox read it: `key in state`, then `state[key]`
+        if k in state:
+            return state[k]
+        return ...
+
+    ss["seen"] = [(k, k in full, k in one, read(full, k), read(one, k)) for k in keys]
+
+
+def test_a_keyed_choice_finds_its_key_as_in_the_whole_filtered_state():
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_function(_choice_lookups).run()
+    for _ in range(2):
+        for key, in_full, in_one, full, one in at.session_state["seen"]:
+            assert in_full == in_one and full == one, key
+        at.toggle(key="clear_choice").set_value(not at.toggle(key="clear_choice").value).run()
+    assert ("choice", True, True, None, None) in at.session_state["seen"]  # the None the selectbox reads
+
+
+def test_install_puts_all_six_in_place_once_and_can_be_turned_off(monkeypatch):
     assert streamlit_fixes.install() is True and streamlit_fixes.install() is True  # a second call: no change
     assert bidi_main.make_bidi_component_presenter is streamlit_fixes.make_bidi_component_presenter
     assert config.get_options_for_section is streamlit_fixes.get_options_for_section
     assert config.get_option is streamlit_fixes.get_option
     assert Runtime._enqueued_some_message is streamlit_fixes._enqueued_some_message
     assert AppSession._on_scriptrunner_event is streamlit_fixes._on_scriptrunner_event
+    for name in streamlit_fixes.CHOICE_MODULES:
+        assert importlib.import_module(name).get_session_state is streamlit_fixes.session_state_for_choice
     monkeypatch.setenv("MHA_STREAMLIT_FIXES", "off")
     assert streamlit_fixes.install() is False
     monkeypatch.delenv("MHA_STREAMLIT_FIXES")

@@ -1,7 +1,7 @@
 """Costs of Streamlit 1.67 that every run pays, removed without changing what Streamlit does.
 
 A live class reruns the page of every following student when the teacher changes something, so a run's fixed
-cost is paid 60 times in a row by one server process (bench/live_class.py). Profiled with py-spy, five pieces of
+cost is paid 60 times in a row by one server process (bench/live_class.py). Profiled, six pieces of
 Streamlit redo the same work on every call, or wait for each other:
 
 - The session-state presenter of a components-v2 element (our charts, the clicker keys, the theme switch)
@@ -23,6 +23,11 @@ Streamlit redo the same work on every call, or wait for each other:
   `call_soon_threadsafe` of its own: a wake-up of the loop and a switch of threads per element. Here the events
   queue in order and one hand-over takes every event queued while it is pending.
 
+- A keyed radio or selectbox asks whether its key holds None in session state (a None there clears its choice),
+  and finds out by building `SessionState.filtered_state`: every key of the session, each value read through its
+  presenter, for one lookup (a following phone's run of /heads has three such widgets). Here the one key is looked
+  up in the session state itself, under the same lock, with the same answer.
+
 Each fix applies only to the Streamlit version it was written against (STREAMLIT_VERSION); on any other
 version, or with MHA_STREAMLIT_FIXES=off in the environment, `install()` changes nothing and the app runs as
 Streamlit ships it.
@@ -31,6 +36,7 @@ Streamlit ships it.
 from __future__ import annotations
 
 import collections
+import importlib
 import os
 import threading
 from typing import Any
@@ -213,8 +219,43 @@ def _handle_events(session: Any, events: collections.deque) -> None:
                                                         "exception": exc})  # fmt: skip
 
 
+# ---------------------------------------------------------------- a keyed choice's lookup
+class OneKeyLookup:
+    """What radio and selectbox read of `filtered_state`: `key in it` and `it[key]`, looked up by the one key in the
+    session state (SessionState's own lookup: a widget's key through its widget id, then its presenter), not read
+    out of a copy of every key's value."""
+
+    def __init__(self, safe_state: Any) -> None:
+        self._safe = safe_state
+
+    def __contains__(self, key: object) -> bool:
+        with self._safe._lock:
+            return key in self._safe._state
+
+    def __getitem__(self, key: str) -> Any:
+        with self._safe._lock:
+            return self._safe._state[key]
+
+
+class ChoiceState:
+    """`get_session_state()` as radio.py and selectbox.py use it: only its `filtered_state`, as a OneKeyLookup."""
+
+    def __init__(self, safe_state: Any) -> None:
+        self.filtered_state = OneKeyLookup(safe_state)
+
+
+def session_state_for_choice() -> ChoiceState:
+    """`get_session_state` for the radio and selectbox modules (each reads it once, for its key's lookup)."""
+    from streamlit.runtime.state import session_state_proxy
+
+    return ChoiceState(session_state_proxy.get_session_state())
+
+
+CHOICE_MODULES = ("streamlit.elements.widgets.radio", "streamlit.elements.widgets.selectbox")
+
+
 def install() -> bool:
-    """Put the five fixes in place (once per process); False, changing nothing, on another Streamlit version or
+    """Put the six fixes in place (once per process); False, changing nothing, on another Streamlit version or
     with MHA_STREAMLIT_FIXES=off. Sessions opened before (the first browser's) keep Streamlit's wake-up call."""
     global _installed
     if streamlit.__version__ != STREAMLIT_VERSION or os.environ.get("MHA_STREAMLIT_FIXES", "on") == "off":
@@ -234,6 +275,10 @@ def install() -> bool:
             config.get_options_for_section = get_options_for_section
             Runtime._enqueued_some_message = _enqueued_some_message
             AppSession._on_scriptrunner_event = _on_scriptrunner_event
+            for name in CHOICE_MODULES:
+                module = importlib.import_module(name)
+                ORIGINAL[f"{name}.get_session_state"] = module.get_session_state
+                module.get_session_state = session_state_for_choice
             _installed = True
         if "get_option" not in ORIGINAL:
             from streamlit import config
