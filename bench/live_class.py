@@ -12,7 +12,8 @@ value) when the version moved from the one the page read or when the page asked 
 student's heartbeat too);
 the floor's page answers the fragment timer the server asked for (`auto_rerun`) with a fragment rerun at each tick,
 as the frontend's setInterval does. Each tab polls or ticks at the phase of its own join. `--together` makes the
-worst case: everyone joins at once and every tab polls or ticks at the same moment. The
+worst case: everyone joins at once and every tab polls or ticks at the same moment. Once every page is drawn,
+the bench waits until the servers are quiet (a teacher starts once the class is in: `settle`). The
 teacher (the console, as it publishes: `Rooms.lead` with the key) changes h `--changes` times (4, 2, 8, 4, 2, 8,
 ...); for each change we time, per student, from the teacher's request to the end of the student's run that draws
 the new h, and take the servers' CPU time from the request to the last student's page, per student (the cost of one
@@ -372,6 +373,7 @@ async def live_class(urls: list[str], n: int, changes: int, rooms, pids: list[in
             print(s.name, s.heads_drawn, s.runs, s.timers, s.page_hash[:8], sorted(s.ids)[:30], s.query)
     if lost:
         out["errors"].append(f"{lost} students never reached the teacher's page")
+    out["settled"] = await settle(pids)
     h_values = [(4, 2, 8)[i % 3] for i in range(changes)]  # each differs from the one before (the class starts at 8)
     moments = random.Random(0)
     for h in h_values:
@@ -420,6 +422,19 @@ async def live_class(urls: list[str], n: int, changes: int, rooms, pids: list[in
         reader.cancel()
     rooms.end(ticket.code, ticket.key)
     return out
+
+
+async def settle(pids: list[int], window: float = 1.0, limit: float = 30.0) -> float:
+    """Wait until the servers have done the class's joins (each process under half a core over `window` seconds), as
+    a teacher starts after the students are in: a join's runs still queued would be counted in the first change.
+    Returns the seconds waited (`limit` at most)."""
+    start = time.monotonic()
+    while time.monotonic() - start < limit:
+        cpu0 = sum(cpu_seconds(p) for p in pids)
+        await asyncio.sleep(window)
+        if (sum(cpu_seconds(p) for p in pids) - cpu0) / window < 0.5 * len(pids):
+            break
+    return time.monotonic() - start
 
 
 async def ask_everyone(rooms, ticket, students: list, out: dict) -> None:
@@ -542,6 +557,8 @@ def main(argv: list[str] | None = None) -> dict:
         if r.get("per_change"):
             print("  each change, h: p95 s / CPU ms per student / page runs per student: " + ", ".join(
                 f"{h}: {p:.2f}/{1000 * c:.0f}/{f:.2f}" for h, p, c, f in r["per_change"]))
+        if "settled" in r:
+            print(f"  the servers settled {r['settled']:.1f} s after the last join, before the first change")
         if r.get("phases"):
             print(f"  timer ticks by tenth of the period: {[r['phases'].get(i, 0) for i in range(10)]}")
         if len(r.get("split", [])) > 1:
