@@ -90,3 +90,16 @@ def make_app():
         return at
 
     return factory
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """Debian's Chromium through playwright, one per test module (tests/browser.py: CHROMIUM, CHROMIUM_ARGS)."""
+    from playwright.sync_api import sync_playwright
+
+    from tests.browser import CHROMIUM, CHROMIUM_ARGS
+
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()

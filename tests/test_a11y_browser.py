@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from tests.a11y import wait_ready
-from tests.browser import CHROMIUM, CHROMIUM_ARGS, streamlit_server
+from tests.browser import CHROMIUM, streamlit_server
 
 pytestmark = pytest.mark.browser
 
@@ -22,16 +22,6 @@ CHART_NAMES = "() => [...document.querySelectorAll('.mha-plot')].map(p => { cons
 CSV_BUTTONS = "() => [...document.querySelectorAll('[data-testid=stDownloadButton] button')].map(b => b.innerText)"
 TILE_COLUMNS = """() => { const el = document.querySelector('.st-key-heads_tiled .js-plotly-plot');
     return new Set(el._fullLayout.annotations.map(a => a.x)).size; }"""
-
-
-@pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
 
 
 @pytest.fixture(scope="module")

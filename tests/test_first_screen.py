@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from tests.a11y import AXE_JS, describe, known_violations, run_axe, unlisted
-from tests.browser import CHROMIUM, CHROMIUM_ARGS, streamlit_server, wait_idle
+from tests.browser import CHROMIUM, streamlit_server, wait_idle
 
 pytestmark = pytest.mark.browser
 
@@ -48,16 +48,6 @@ AFTER = """() => { const chart = document.querySelector(".mha-plot[data-drawn], 
 HOLD_FIRST_SCREEN = "window.__mhaFirstScreen = true;"
 FOCUS_RING_CSS = """() => [...document.querySelectorAll('style')].some(s => s.textContent.includes(':focus-visible')
     && s.textContent.includes('outline: 3px solid'))"""
-
-
-@pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
 
 
 @pytest.fixture(scope="module")

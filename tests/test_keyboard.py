@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from tests.a11y import assert_focus_visible, focused, press, tab_to, wait_ready
-from tests.browser import CHROMIUM, CHROMIUM_ARGS, streamlit_server
+from tests.browser import CHROMIUM, streamlit_server
 
 pytestmark = pytest.mark.browser
 
@@ -24,16 +24,6 @@ PROJECTOR = {"width": 1280, "height": 720}
 PHONE = {"width": 390, "height": 844}
 PHONE_UA = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 Mobile/15E148 Safari/604.1"
 SETTING = "mask=causal&d_model=32&n_heads=4&seed=7"  # small and quick, with a mask step that has a chart
-
-
-@pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
 
 
 @pytest.fixture(scope="module")

@@ -14,7 +14,7 @@ import pytest
 import lessons
 from explorer.quiz import answer_text
 from lessons.handout import handout_html
-from tests.browser import CHROMIUM, CHROMIUM_ARGS, streamlit_server, wait_idle
+from tests.browser import CHROMIUM, streamlit_server, wait_idle
 from tests.test_lesson_browser import bar, click, no_error, path
 
 pytestmark = pytest.mark.browser
@@ -29,16 +29,6 @@ LESSON = lessons.get("llm")
 def server():
     with streamlit_server() as url:
         yield url
-
-
-@pytest.fixture
-def browser():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
 
 
 def open_page(browser, server, width: int, height: int, locale: str):

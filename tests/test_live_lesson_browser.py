@@ -1,8 +1,9 @@
 """A whole lesson in Chromium, as a class runs it: the teacher's console (a laptop window), the projector (1280 x 720,
 opened from the console's private link), three phones (390 x 844: two by the join link, one typing the code and
-pressing Enter). Every stop of "Multi-head attention in 45 minutes"; two questions asked, answered, revealed and
-closed; a phone that explores another page and comes back; the console reloaded and taken back; clicker presses
-on the projector counted in order with every phone drawn to the end; the class ended after the confirmation.
+pressing Enter; in Chinese only the one that types). Every stop of "Multi-head attention in 45 minutes"; two
+questions asked, answered, revealed and closed; a phone that explores another page and comes back; the console
+reloaded and taken back; clicker presses on the projector counted in order with every phone drawn to the end; the
+class ended after the confirmation.
 
 Throughout, the projector never shows the teacher key, nor a count or a bar of answers before the reveal, and each
 stop's chart fits its 1280 x 720 screen once a question is closed. With MHA_SHOTS=<folder> the screens are saved at
@@ -59,8 +60,10 @@ class Shots:
 
 
 @pytest.mark.timeout(1200)  # five browsers through 13 stops: 280 s on a busy machine, too close to the default 300
-@pytest.mark.parametrize("lang", ["en", "zh"])
-def test_a_whole_lesson_with_a_projector_a_console_and_three_phones(server, lang, tmp_path):
+# Three phones in English (two join by the link, one types the code); in Chinese one phone, which types the code,
+# answers and explores: the same lesson, the same checks, in half the time (the suite's time is kept under 25 min).
+@pytest.mark.parametrize(("lang", "n_phones"), [("en", 3), ("zh", 1)])
+def test_a_whole_lesson_with_a_projector_a_console_and_phones(server, lang, n_phones, tmp_path):
     from playwright.sync_api import sync_playwright
 
     import lessons
@@ -109,12 +112,13 @@ def test_a_whole_lesson_with_a_projector_a_console_and_three_phones(server, lang
                 assert not re.search(tr("live.answers_in", n=r"\d+", connected=r"\d+").replace("(", r"\(")
                                      .replace(")", r"\)"), text)  # fmt: skip
 
-        phones = [screen(viewport={"width": 390, "height": 844}, is_mobile=True, user_agent=PHONE_UA) for _ in range(3)]
-        for phone in phones[:2]:
+        phones = [screen(viewport={"width": 390, "height": 844}, is_mobile=True, user_agent=PHONE_UA)
+                  for _ in range(n_phones)]  # fmt: skip
+        for phone in phones[:-1]:
             phone.goto(f"{server}/?join={code}")
-        phones[2].goto(server)
-        settle(phones[2])
-        box = phones[2].get_by_role("textbox", name=tr("live.join_label"))
+        phones[-1].goto(server)
+        settle(phones[-1])
+        box = phones[-1].get_by_role("textbox", name=tr("live.join_label"))
         box.fill(code.lower())
         box.press("Enter")  # Enter in the join box joins
         for phone in phones:
@@ -183,7 +187,7 @@ def test_a_whole_lesson_with_a_projector_a_console_and_three_phones(server, lang
             shots(f"projector_question_{button_name[:12]}", projector)
             for n, phone in enumerate(phones):
                 answer(phone, n)
-            wait_text(console, tr("live.answers_in", n=3, connected=3))
+            wait_text(console, tr("live.answers_in", n=len(phones), connected=len(phones)))
             projector_is_clean()
             shots("console_answers", console)
             shots("phone_question", phones[0], full=True)
@@ -194,7 +198,7 @@ def test_a_whole_lesson_with_a_projector_a_console_and_three_phones(server, lang
             projector.get_by_test_id("stProgress").first.wait_for(timeout=FOLLOW)  # the class's bars, now
             shots("projector_revealed", projector)
             shots("console_revealed", console)
-            shots("phone_revealed", phones[1], full=True)
+            shots("phone_revealed", phones[-1], full=True)
             console.get_by_role("button", name=tr("console.close_question")).click()
             settle(console)
             for page in (projector, *phones):
@@ -230,7 +234,7 @@ def test_a_whole_lesson_with_a_projector_a_console_and_three_phones(server, lang
                 ask_and_close(tr("console.ask_checkpoint", kind=tr("live.kind.score_by_hand")), typed)
                 chart_fits()
             if index == 3:  # a phone explores another page and comes back to the class, on any page
-                explorer = phones[2]
+                explorer = phones[-1]
                 explorer.get_by_role("button", name=tr("live.explore")).click()
                 wait_text(explorer, tr("live.exploring")[:10])
                 explorer.locator("[data-testid='stExpandSidebarButton']").first.click()

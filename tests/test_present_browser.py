@@ -9,7 +9,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from tests.browser import CHROMIUM, CHROMIUM_ARGS, streamlit_server, wait_idle
+from tests.browser import CHROMIUM, streamlit_server, wait_idle
 
 pytestmark = pytest.mark.browser
 
@@ -19,16 +19,6 @@ if not Path(CHROMIUM).exists():
 VIEWPORT = {"width": 1280, "height": 720}
 # a causal mask, so that the mask step has a chart too; d_model 32 keeps the run quick
 SETTING = "mask=causal&d_model=32&n_heads=4&seed=7"
-
-
-@pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
 
 
 @pytest.fixture(scope="module")
