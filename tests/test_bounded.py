@@ -606,12 +606,27 @@ def test_a_static_table_goes_out_as_the_same_bytes_converted_once_per_content_wi
     assert tables.ARROW_CACHE.nbytes <= 64 << 10
 
 
-def test_a_static_table_hides_its_index_as_streamlit_decides_for_the_data_frame():
+def _tables_both_ways() -> None:  # an AppTest script: each frame through show_table, then as st.table(df) itself
     import pandas as pd
-    from streamlit.elements.table import _compute_hide_index
+    import streamlit as st
 
-    from ui import tables
+    from ui.tables import show_table
 
     for df in (pd.DataFrame({"a": [1.0, 2.0]}), pd.DataFrame({"a": [1.0, 2.0]}, index=["x", "y"]),
                pd.DataFrame({"a": [1, 2]}).set_index("a"), pd.DataFrame({"a": [1.0]}, index=[5])):  # fmt: skip
-        assert tables.hides_index(df) == _compute_hide_index(df, None)
+        show_table(df)
+        st.table(df)
+
+
+def test_a_static_table_goes_out_as_st_table_sends_the_data_frame_itself():
+    """show_table sends Arrow converted once and says whether the index is hidden (given Arrow, st.table converted it
+    back to pandas on every run to decide): the same message as st.table(df)."""
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_function(_tables_both_ways).run()
+    assert not at.exception
+    protos = [el.proto for el in at.table]
+    assert len(protos) == 8
+    for ours, streamlits in zip(protos[::2], protos[1::2], strict=True):
+        assert ours.SerializeToString(deterministic=True) == streamlits.SerializeToString(deterministic=True)
+    assert {p.hide_index for p in protos} == {True, False}  # frames whose index is hidden, and frames whose is not

@@ -32,11 +32,6 @@ def arrow_table(df: pd.DataFrame) -> pa.Table:
     return table
 
 
-def hides_index(df: pd.DataFrame) -> bool:
-    """What st.table decides for `df` itself: the index is hidden when it is the default one (0, 1, 2, ...)."""
-    return dataframe_util.has_range_index(df)
-
-
 def show_table(df: pd.DataFrame) -> None:
     """A table: static (st.table) while it is small, a scrolling grid (st.dataframe) when larger. The grid is
     the heaviest element a page can load: with it, the first chart of /inputs and /heads came at 1.24x and
@@ -44,6 +39,6 @@ def show_table(df: pd.DataFrame) -> None:
     if df.shape[0] <= SMALL_TABLE and df.shape[1] <= SMALL_TABLE:
         # the index hidden as Streamlit hides a DataFrame's (a default RangeIndex): given an Arrow table, st.table
         # would convert it back to pandas to find out, on every run (1 ms of a following phone's run of /heads)
-        st.table(arrow_table(df), hide_index=hides_index(df))
+        st.table(arrow_table(df), hide_index=dataframe_util.has_range_index(df))
     else:
         st.dataframe(df, width="stretch")
