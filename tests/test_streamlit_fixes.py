@@ -279,12 +279,16 @@ def _choice_lookups() -> None:  # an AppTest script: keyed widgets, plain keys, 
 def test_a_keyed_choice_finds_its_key_as_in_the_whole_filtered_state():
     from streamlit.testing.v1 import AppTest
 
+    streamlit_fixes.install()  # the radio and the selectbox read their key through OneKeyLookup
     at = AppTest.from_function(_choice_lookups).run()
-    for _ in range(2):
+    for clear in (False, True):
         for key, in_full, in_one, full, one in at.session_state["seen"]:
             assert in_full == in_one and full == one, key
-        at.toggle(key="clear_choice").set_value(not at.toggle(key="clear_choice").value).run()
+        if not clear:
+            assert at.selectbox(key="choice").value == "x"
+            at.toggle(key="clear_choice").set_value(True).run()
     assert ("choice", True, True, None, None) in at.session_state["seen"]  # the None the selectbox reads
+    assert at.selectbox(key="choice").value is None  # and clears its choice, as without the fix
 
 
 def test_install_puts_all_six_in_place_once_and_can_be_turned_off(monkeypatch):
