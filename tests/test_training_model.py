@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import threading
+import time
 
 import pytest
 import torch
@@ -187,13 +188,34 @@ def test_lab_keeps_only_a_few_runs():
 def test_lab_trains_one_run_at_a_time():
     lab = Lab()
     lab.start(TrainConfig("previous", steps=50))
+    result: list[bool] = []
     with lab.lock:  # another run of the same session is still inside advance()
-        result: list[bool] = []
         t = threading.Thread(target=lambda: result.append(lab.advance(0.05)))
         t.start()
-        t.join()
-    assert result == [False] and lab.current.step == 0
-    assert lab.advance(0.05) and lab.current.step > 0
+        t.join(0.3)
+        assert t.is_alive() and lab.current.step == 0  # waits for that run's chunk instead of training alongside
+    t.join()
+    assert result == [True] and lab.current.step > 0
+
+
+def test_stop_waits_for_the_chunk_a_previous_run_is_training():
+    """A click on Stop runs in a new script thread while the old one is still training (Streamlit's fast reruns):
+    the trainer is stopped only once that chunk is done, so what the page then reads is whole and stays put."""
+    lab = Lab()
+    lab.start(TrainConfig("previous", steps=2000))
+    old_run = threading.Thread(target=lab.advance, args=(30.0,))
+    old_run.start()
+    while lab.current.step == 0:
+        time.sleep(0.01)
+    lab.stop()
+    assert not old_run.is_alive()  # it ended after its chunk, long before its 30 s
+    t, h = lab.current, lab.current.history
+    assert t.stopped and not lab.running
+    assert len(h.steps) == len(h.loss) == len(h.accuracy) == len(h.pattern)
+    assert h.steps[-1] == t.snapshots[-1].step == t.step
+    step = t.step
+    time.sleep(0.1)
+    assert lab.current.step == step
 
 
 def test_tasks_fit_the_model_limits():

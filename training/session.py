@@ -1,8 +1,10 @@
 """One student's lab: the trainers they ran (a small cache), the one on screen, and whether it is running.
 
 Plain Python (the page keeps one Lab in st.session_state), so each student has their own models and at
-most one training going at a time: `advance` takes the lab's lock without waiting, and gives up when a
-previous run of the same session still holds it.
+most one training going at a time. A click starts a new run of the page at once while the previous run is still
+inside `advance` (Streamlit's fast reruns: the old script thread stops at its next Streamlit call), so two threads
+can reach the same Lab: whoever trains or stops the trainer holds the lab's lock, and the other waits for it (at most
+one chunk of steps) instead of reading a trainer that is being changed.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from collections import OrderedDict
 from .trainer import TrainConfig, Trainer
 
 MAX_CACHED = 4  # finished trainers kept per session (a few hundred kB each)
+LOCK_WAIT = 30.0  # seconds to wait for a previous run's chunk of steps (a fraction of a second) before giving up
 
 
 class Lab:
@@ -43,19 +46,26 @@ class Lab:
         return True
 
     def stop(self) -> None:
-        if self.current is not None and self.running:
+        """Stop the training: a previous run still training ends after its chunk, and the trainer records the step
+        it stopped at once that chunk is done (under the lock, so nothing reads a half-recorded evaluation)."""
+        was_running, self.running = self.running, False
+        if self.current is None or not was_running or not self.lock.acquire(timeout=LOCK_WAIT):
+            return
+        try:
             self.current.stop()
-        self.running = False
+        finally:
+            self.lock.release()
 
     def advance(self, seconds: float, chunk: int = 10) -> bool:
-        """Train the current run for about `seconds` (whole chunks of steps). False when the lab is busy."""
+        """Train the current run for about `seconds` (whole chunks of steps), after a previous run of the page has
+        finished its chunk. False when that run still holds the lab after LOCK_WAIT seconds."""
         if not self.running or self.current is None:
             return True
-        if not self.lock.acquire(blocking=False):
+        if not self.lock.acquire(timeout=LOCK_WAIT):
             return False
         try:
             deadline = time.perf_counter() + seconds
-            while not self.current.done and time.perf_counter() < deadline:
+            while self.running and not self.current.done and time.perf_counter() < deadline:
                 self.current.run(chunk)
             if self.current.done:
                 self.running = False
