@@ -205,8 +205,10 @@ def test_stop_waits_for_the_chunk_a_previous_run_is_training():
     lab.start(TrainConfig("previous", steps=2000))
     old_run = threading.Thread(target=lab.advance, args=(30.0,))
     old_run.start()
-    while lab.current.step == 0:
+    deadline = time.monotonic() + 60
+    while lab.current.step == 0 and old_run.is_alive() and time.monotonic() < deadline:
         time.sleep(0.01)
+    assert lab.current.step > 0  # the old run is training (a failed thread must not hang the suite)
     lab.stop()
     assert not old_run.is_alive()  # it ended after its chunk, long before its 30 s
     t, h = lab.current, lab.current.history
