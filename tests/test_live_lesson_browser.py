@@ -42,9 +42,25 @@ def wait_text(page, text: str, timeout: int = FOLLOW) -> None:
     page.wait_for_function("t => document.body.innerText.includes(t)", arg=text, timeout=timeout)
 
 
+# Each screen records when its script starts and stops running (the frontend's data-test-script-state), so a screen
+# that never settles says how: one run that never ends, or runs back to back.
+RECORD_STATES = """() => { window.__mhaStates = []; const seen = () => {
+    const app = document.querySelector("[data-testid='stApp']"); const s = app && app.dataset.testScriptState;
+    const last = window.__mhaStates[window.__mhaStates.length - 1];
+    if (s && (!last || last[1] !== s)) { window.__mhaStates.push([Math.round(performance.now()), s]);
+        if (window.__mhaStates.length > 60) window.__mhaStates.shift(); } };
+    new MutationObserver(seen).observe(document, {subtree: true, attributes: true, childList: true,
+                                                  attributeFilter: ['data-test-script-state']}); }"""
+
+
 def settle(*pages) -> None:
     for p in pages:
-        wait_idle(p, timeout=FOLLOW)
+        try:
+            wait_idle(p, timeout=FOLLOW)
+        except Exception as exc:  # which screen, and how its script ran: the last state changes, in ms since load
+            states = p.evaluate("() => [Math.round(performance.now()), window.__mhaStates || []]")
+            raise AssertionError(f"{p.url} did not settle; now {states[0]} ms, its script's states "
+                                 f"{states[1]}; it shows {body(p)[:300]!r}") from exc
 
 
 class Shots:
@@ -78,6 +94,7 @@ def test_a_whole_lesson_with_a_projector_a_console_and_phones(server, lang, n_ph
         def screen(**options):
             """A new browser's page; its clicks wait as long as a follow may take on a loaded machine."""
             page = browser.new_context(locale=locale, **options).new_page()
+            page.add_init_script(f"({RECORD_STATES})()")
             page.set_default_timeout(FOLLOW)
             return page
 
