@@ -99,9 +99,11 @@ def _use_real_prev_head() -> None:
 def flat_note(ctx: Context, sc: Scene | None = None) -> None:
     """Random weights: say when the maps are flat because of them, and offer the real previous-token head."""
     sc = sc or ctx.scene
-    if ctx.settings.real or ctx.settings.preset == "worked" or not is_flat(sc.weights, sc.mask):
+    if ctx.settings.real or ctx.settings.preset == "worked":
         return
     top, uniform = flatness(sc.weights, sc.mask)
+    if not is_flat(top, uniform):
+        return
     st.info(ctx.t("realw.flat", top=top, uniform=uniform), icon=":material/blur_on:")
     if ctx.settings.mask == "padding" or ctx.settings.cross:
         return
