@@ -65,17 +65,22 @@ def streamlit_server(app: str = "serve.py", timeout: float = 30.0, extra: tuple[
         "--server.port", str(port), "--server.address", "127.0.0.1",
         "--server.fileWatcherType", "none", "--browser.gatherUsageStats", "false", *extra,
     ]  # fmt: skip
-    proc = subprocess.Popen(cmd, cwd=root, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                            env={**os.environ, "MHA_WARMUP": "1" if warmup else "0", **(env or {})})  # fmt: skip
+    # The server's log goes to a file, never to a pipe nobody reads while it runs: a pipe holds 64 KB, and a server
+    # that logged more (a lesson's worth of warnings) then blocked in its next write, with the logging lock held, so
+    # every session froze (CI: a console that never finished a run for 40 s).
+    log = Path(tempfile.mkstemp(prefix=f"mha-server-{port}-", suffix=".log")[1])
     url = f"http://127.0.0.1:{port}"
+    SERVER_LOGS[url] = log
+    with log.open("wb") as err:
+        proc = subprocess.Popen(cmd, cwd=root, stdout=subprocess.DEVNULL, stderr=err,
+                                env={**os.environ, "MHA_WARMUP": "1" if warmup else "0", **(env or {})})  # fmt: skip
     if pids is not None:
         pids[url] = proc.pid
     try:
         deadline = time.monotonic() + timeout
         while not healthy(url, timeout=1):
             if proc.poll() is not None or time.monotonic() > deadline:
-                err = proc.stderr.read().decode() if proc.stderr else ""
-                raise RuntimeError(f"{app} did not become healthy: {err[-2000:]}")
+                raise RuntimeError(f"{app} did not become healthy: {server_log(url)}")
             time.sleep(poll)
         yield url
     finally:
@@ -84,6 +89,20 @@ def streamlit_server(app: str = "serve.py", timeout: float = 30.0, extra: tuple[
             proc.wait(timeout=10)
         except subprocess.TimeoutExpired:
             proc.kill()
+        SERVER_LOGS.pop(url, None)
+        log.unlink(missing_ok=True)
+
+
+SERVER_LOGS: dict[str, Path] = {}  # a running server's log file, by its URL
+
+
+def server_log(url: str, tail: int = 3000) -> str:
+    """The end of a running server's log (its errors and tracebacks), for a failing test's message."""
+    path = SERVER_LOGS.get(url.rstrip("/"))
+    try:
+        return path.read_text(encoding="utf-8", errors="replace")[-tail:] if path else ""
+    except OSError:
+        return ""
 
 
 # Loaded by every Python process started with outbound_watch()'s environment (a sitecustomize on PYTHONPATH): an

@@ -14,11 +14,12 @@ from __future__ import annotations
 import os
 import re
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 
 import i18n
-from tests.browser import ALL_CHARTS_DRAWN, CHROMIUM, CHROMIUM_ARGS, streamlit_server, wait_idle
+from tests.browser import ALL_CHARTS_DRAWN, CHROMIUM, CHROMIUM_ARGS, server_log, streamlit_server, wait_idle
 
 pytestmark = pytest.mark.browser
 FOLLOW = 40_000  # ms: a follow takes a second or two; a loaded test machine gets slack
@@ -53,6 +54,12 @@ RECORD_STATES = """() => { window.__mhaStates = []; const seen = () => {
                                                   attributeFilter: ['data-test-script-state']}); }"""
 
 
+def server_said(page) -> str:
+    """The end of the log of the server `page` is on: the traceback of an error a screen shows, for a failure."""
+    url = urlsplit(page.url)
+    return f"; the server's log ends: {server_log(f'{url.scheme}://{url.netloc}')!r}"
+
+
 def settle(*pages) -> None:
     for p in pages:
         try:
@@ -60,7 +67,7 @@ def settle(*pages) -> None:
         except Exception as exc:  # which screen, and how its script ran: the last state changes, in ms since load
             states = p.evaluate("() => [Math.round(performance.now()), window.__mhaStates || []]")
             raise AssertionError(f"{p.url} did not settle; now {states[0]} ms, its script's states "
-                                 f"{states[1]}; it shows {body(p)[:300]!r}") from exc
+                                 f"{states[1]}; it shows {body(p)[:300]!r}{server_said(p)}") from exc
 
 
 class Shots:
@@ -175,7 +182,7 @@ def test_a_whole_lesson_with_a_projector_a_console_and_phones(server, lang, n_ph
                     except Exception as exc:  # which screen, where: the failure says it, with a screenshot
                         page.screenshot(path=str(tmp_path / "stuck.png"))
                         raise AssertionError(f"stop {index + 1}: {page.url} shows {body(page)[:400]!r} "
-                                             f"(screenshot {tmp_path / 'stuck.png'})") from exc
+                                             f"(screenshot {tmp_path / 'stuck.png'}){server_said(page)}") from exc
                 settle(page)
                 if stop.page in CHART_PAGES and stop.step != 3:  # a page with a chart shows it (step 3 is a table)
                     try:
@@ -183,7 +190,7 @@ def test_a_whole_lesson_with_a_projector_a_console_and_phones(server, lang, n_ph
                     except Exception as exc:
                         page.screenshot(path=str(tmp_path / "no_chart.png"))
                         raise AssertionError(f"stop {index + 1}: {page.url} has no chart: {body(page)[:400]!r} "
-                                             f"(screenshot {tmp_path / 'no_chart.png'})") from exc
+                                             f"(screenshot {tmp_path / 'no_chart.png'}){server_said(page)}") from exc
                 page.wait_for_function(ALL_CHARTS_DRAWN, timeout=FOLLOW)
                 assert page.get_by_test_id("stException").count() == 0
 
