@@ -16,6 +16,7 @@ from figures.describe import table_csv
 from i18n import t
 from ui.context import run_lang
 from ui.figure_cache import FrozenFigure
+from ui.plotly_js import PLOTLY_JS, PLOTLY_JS_VERSION, ROOT, STATIC_NAME  # noqa: F401 (ROOT, the version: tests)
 
 _CONFIG = {
     "displaylogo": False,
@@ -32,12 +33,6 @@ _CONFIG = {
 # half the redraw time (README, performance). It loads plotly.js from the app's static folder (served with
 # server.enableStaticServing), where the vendored bundle is committed (static/README.md).
 # Where that is not possible the charts fall back to st.plotly_chart.
-ROOT = Path(__file__).resolve().parent.parent
-# plotly.js's official cartesian bundle (static/README.md): 1.5 MB instead of the full 4.8 MB, and the
-# same plotly.js version as the plotly package that builds the figures.
-PLOTLY_JS_VERSION = "4.1.1"
-STATIC_NAME = f"plotly-cartesian-{PLOTLY_JS_VERSION}.min.js"  # the version in the name: no stale browser cache
-PLOTLY_JS = ROOT / "static" / STATIC_NAME
 # the trace types that bundle holds (tests/conftest.chart_spec checks every figure a test reads against them)
 TRACE_TYPES = frozenset({
     "bar", "box", "contour", "heatmap", "histogram", "histogram2d", "histogram2dcontour", "image", "pie",

@@ -1,0 +1,103 @@
+"""plotly.js: the bundle the app serves (static/, server.enableStaticServing) and the page's early ask for it.
+
+The early ask (issue 38): the app's HTML page starts loading plotly.js in its <head>.
+
+Measured in Chromium (bench/first_paint.py, /heads, a second visit, 1x): the first chart's element was in the browser
+at 0.38 s, but plotly.js was asked for at 0.57 s, once React had drawn the elements before it and mounted the hidden
+element that loads it (ui/chart_element.early_element); the minimal app's chart asks 6 ms after its element. So the
+HTML page (Streamlit's index.html, the same for every page) gets one small script in its <head> that starts loading
+plotly.js at once, in the `window.__mhaPlotlyLoad` promise that ui/plot.js waits on: the browser fetches and compiles
+it while Streamlit's own JavaScript starts, and the first chart is drawn as soon as its element is mounted.
+
+`Preload` is ASGI middleware (serve.py's st.App). It changes only an HTML answer to a GET: that answer is asked for
+uncompressed from Streamlit (7.9 KB) so that the script can go in, and loses its ETag, which names the file without
+the script (Streamlit answers a page's path in full every time anyway). Plain `streamlit run app.py` has no
+middleware: its pages load plotly.js from the hidden element, as before.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import streamlit as st
+
+ROOT = Path(__file__).resolve().parent.parent
+# plotly.js's official cartesian bundle (static/README.md): 1.5 MB instead of the full 4.8 MB, and the
+# same plotly.js version as the plotly package that builds the figures.
+PLOTLY_JS_VERSION = "4.1.1"
+STATIC_NAME = f"plotly-cartesian-{PLOTLY_JS_VERSION}.min.js"  # the version in the name: no stale browser cache
+PLOTLY_JS = ROOT / "static" / STATIC_NAME
+
+# Relative, like Streamlit's own assets in index.html: it resolves under server.baseUrlPath and on any page's path.
+# A failed load clears the promise, so that ui/plot.js tries again and a chart says so if it fails too.
+SCRIPT = (
+    "<script>window.__mhaPlotlyLoad=new Promise(function(ok,no){var s=document.createElement('script');"
+    f"s.src=new URL('./app/static/{STATIC_NAME}',document.baseURI).href;s.async=true;"
+    "s.onload=function(){window.Plotly?ok(window.Plotly):no(new Error('no Plotly'))};"
+    "s.onerror=function(){window.__mhaPlotlyLoad=null;s.remove();no(new Error('plotly.js did not load'))};"
+    "document.head.appendChild(s)});window.__mhaPlotlyLoad.catch(function(){});</script>"
+)
+TAG = SCRIPT.encode()
+
+
+def _is_page(scope: dict) -> bool:
+    """A GET of a page (index.html answers it), not of a file, an API or the websocket."""
+    path = str(scope.get("path", ""))
+    last = path.rsplit("/", 1)[-1]
+    return scope.get("type") == "http" and scope.get("method") == "GET" and "." not in last and "/_stcore" not in path
+
+
+class Preload:
+    """ASGI middleware: Streamlit's HTML page with SCRIPT at the top of its <head>."""
+
+    def __init__(self, app: Callable) -> None:
+        self.app = app
+
+    async def __call__(self, scope: dict, receive: Callable, send: Callable) -> None:
+        if not _is_page(scope) or not _served():
+            await self.app(scope, receive, send)
+            return
+        # uncompressed from Streamlit's gzip middleware, so that the script can go in
+        headers = [(k, v) for k, v in scope.get("headers", ()) if k.lower() != b"accept-encoding"]
+        start: dict = {}
+        body: list[bytes] = []
+
+        async def send_page(message: dict) -> None:
+            if message["type"] == "http.response.start":
+                kind = dict((k.lower(), v) for k, v in message.get("headers", ()))
+                if message.get("status") == 200 and kind.get(b"content-type", b"").startswith(b"text/html") \
+                        and b"content-encoding" not in kind:  # fmt: skip
+                    start.update(message)  # held until the whole body is here
+                    return
+                await send(message)
+                return
+            if message["type"] == "http.response.body" and start:
+                body.append(message.get("body", b""))
+                if message.get("more_body"):
+                    return
+                page = b"".join(body).replace(b"<head>", b"<head>" + TAG, 1)
+                kept = [(k, v) for k, v in start.get("headers", ()) if k.lower() not in (b"content-length", b"etag")]
+                await send({**start, "headers": [*kept, (b"content-length", str(len(page)).encode())]})
+                await send({"type": "http.response.body", "body": page})
+                return
+            await send(message)
+
+        await self.app({**scope, "headers": headers}, receive, send_page)
+
+
+def _served() -> bool:
+    """plotly.js is served from static/ (ui/chart_element.uses_component says the same for the charts)."""
+    global _SERVED
+    if _SERVED is None:
+        _SERVED = bool(st.get_option("server.enableStaticServing")) and PLOTLY_JS.is_file()
+    return _SERVED
+
+
+_SERVED: bool | None = None  # looked up on the first page asked for
+
+
+def middleware() -> list:
+    from starlette.middleware import Middleware
+
+    return [Middleware(Preload)]
