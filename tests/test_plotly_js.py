@@ -14,8 +14,12 @@ from ui import plotly_js
 PAGE = b"<!DOCTYPE html>\n<html lang='en'>\n  <head>\n    <title>Streamlit</title>\n  </head><body></body></html>"
 
 
+NAVIGATION = b"text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"  # what Chromium asks a page with
+
+
 def call(path: str, body: bytes = PAGE, kind: bytes = b"text/html; charset=utf-8", method: str = "GET",
-         status: int = 200, chunks: int = 1, encoding: bool = True) -> tuple[dict, bytes, list]:  # fmt: skip
+         status: int = 200, chunks: int = 1, encoding: bool = True,
+         accept: bytes = NAVIGATION) -> tuple[dict, bytes, list]:  # fmt: skip
     """One request through Preload to a stand-in app that answers `body` (gzipped when the request accepts gzip and
     `encoding`, as Streamlit's own middleware does); (the answer's headers, its body, the headers the app saw)."""
     seen: list = []
@@ -42,7 +46,8 @@ def call(path: str, body: bytes = PAGE, kind: bytes = b"text/html; charset=utf-8
         return {"type": "http.request"}
 
     scope = {"type": "http", "method": method, "path": path,
-             "headers": [(b"host", b"classroom.lan:8080"), (b"accept-encoding", b"gzip, deflate")]}  # fmt: skip
+             "headers": [(b"host", b"classroom.lan:8080"), (b"accept", accept),
+                         (b"accept-encoding", b"gzip, deflate")]}  # fmt: skip
     asyncio.run(plotly_js.Preload(app)(scope, receive, send))
     headers = dict(sent[0]["headers"])
     return headers, b"".join(m.get("body", b"") for m in sent[1:]), seen
@@ -82,6 +87,12 @@ def test_the_script_names_the_served_bundle_relative_to_the_page():
 def test_every_other_answer_goes_through_unchanged(path, method, kind, status):
     headers, body, _ = call(path, method=method, kind=kind, status=status, encoding=False)
     assert body == PAGE and headers[b"etag"] == b'"abc"'
+
+
+def test_a_request_that_does_not_ask_for_html_is_passed_on_as_it_came():
+    """A following phone's poll of the room's version (fetch: Accept */*), twice a second each: not even looked at."""
+    _, body, seen = call("/live/version", accept=b"*/*")
+    assert gzip.decompress(body) == PAGE and (b"accept-encoding", b"gzip, deflate") in seen
 
 
 def test_nothing_changes_when_plotly_js_is_not_served(monkeypatch):

@@ -42,10 +42,14 @@ TAG = SCRIPT.encode()
 
 
 def _is_page(scope: dict) -> bool:
-    """A GET of a page (index.html answers it), not of a file, an API or the websocket."""
+    """A browser's GET of a page (index.html answers it): it asks for HTML. Not a file, Streamlit's API, the
+    websocket, nor a following phone's poll of the room's version (twice a second each: passed on untouched)."""
+    if scope.get("type") != "http" or scope.get("method") != "GET":
+        return False
     path = str(scope.get("path", ""))
-    last = path.rsplit("/", 1)[-1]
-    return scope.get("type") == "http" and scope.get("method") == "GET" and "." not in last and "/_stcore" not in path
+    if "." in path.rsplit("/", 1)[-1] or "/_stcore" in path:
+        return False
+    return any(k.lower() == b"accept" and b"text/html" in v for k, v in scope.get("headers", ()))
 
 
 class Preload:
