@@ -65,12 +65,14 @@ def _run_frame() -> None:
     top = st.container(key="live_top")
     classroom.start_of_run(top)  # a join, projector or console link; a console's settings to show
     shown = classroom.view()  # the class's state when this run draws it for a following phone or the projector
-    # The presentation toggle is drawn later in the run; on a link's first run only the URL knows it is on.
-    # (A follower's and a projector's sidebar starts collapsed anyway: their runs, the most frequent, skip reading
-    # the URL, which takes a lock and copies it.)
-    present = shown is None and bool(st.session_state.get("present", None))
-    if shown is None and "present" not in st.session_state:
-        present = str(st.query_params.get("present", "")).lower() == "true"
+    # The presentation toggle is drawn later in the run; on a link's first run only the URL knows it is on. A
+    # follower's and a projector's sidebar starts collapsed anyway: their runs, the most frequent, do not read the URL
+    # (a lock and a copy).
+    present = False
+    if shown is None:
+        present = st.session_state.get("present")
+        if present is None:
+            present = str(st.query_params.get("present", "")).lower() == "true"
     st.set_page_config(
         page_title="Multi-head attention explorer · 多头注意力", page_icon=FAVICON_URL, layout="wide",
         initial_sidebar_state="collapsed" if present or shown else "auto",

@@ -111,7 +111,7 @@ BROWSER_RERUNS = 1
 def pytest_collection_modifyitems(items) -> None:
     """A browser test drives Chromium and a real server through timers and websockets, and on a slow or busy machine
     one wait in a few hundred can run out (CI lost two landings so, to two different tests, neither seen again here in
-    dozens of runs). Such a test runs once more after a failure; a test that fails twice fails the suite, and the first
+    seven runs). Such a test runs once more after a failure; a test that fails twice fails the suite, and the first
     failure is printed at the end (`pytest_terminal_summary`) with the wait that ran out. The other tests get no second
     run: their failures are never timing."""
     for item in items:

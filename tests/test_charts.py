@@ -17,6 +17,7 @@ import plotly.graph_objects as go
 from tests.conftest import chart_data, chart_spec, charts
 from tests.test_app import run_page
 from ui import chart_element as ui_charts
+from ui import plotly_js
 from ui.figure_cache import FrozenFigure
 
 
@@ -85,7 +86,7 @@ def _header_version(path: Path) -> str:
 def test_the_vendored_bundle_is_the_plotly_packages_plotly_js_version():
     """The figures are built by the plotly package for its own plotly.js; the browser must run that version."""
     package_js = Path(plotly.__file__).resolve().parent / "package_data" / "plotly.min.js"
-    assert _header_version(ui_charts.PLOTLY_JS) == _header_version(package_js) == ui_charts.PLOTLY_JS_VERSION
+    assert _header_version(ui_charts.PLOTLY_JS) == _header_version(package_js) == plotly_js.PLOTLY_JS_VERSION
     assert "(cartesian - minified)" in ui_charts.PLOTLY_JS.read_bytes()[:200].decode()
 
 
@@ -109,7 +110,7 @@ def test_short_tables_are_static_and_long_ones_scroll(make_app):
 def test_the_served_bundle_is_committed_where_streamlit_serves_it():
     """Nothing is copied at start (a read-only install, a non-root container): git holds static/<bundle>, the
     config serves ./static, and the Docker image gets the folder."""
-    root = ui_charts.ROOT
+    root = plotly_js.ROOT
     assert root / "static" / ui_charts.STATIC_NAME == ui_charts.PLOTLY_JS
     tracked = subprocess.run(["git", "ls-files", "static"], cwd=root, capture_output=True, text=True).stdout.split()
     assert f"static/{ui_charts.STATIC_NAME}" in tracked and "static/LICENSE-plotly.js" in tracked
@@ -127,4 +128,4 @@ def test_the_page_icon_is_a_file_of_the_app():
     # sent as a data URL read once (a path would be read and stored by Streamlit on every run)
     head, _, data = frame.FAVICON_URL.partition(",")
     assert head == "data:image/png;base64" and base64.b64decode(data) == frame.FAVICON.read_bytes()
-    assert ":material/" not in (ui_charts.ROOT / "frame.py").read_text().split("set_page_config")[1][:200]
+    assert ":material/" not in (plotly_js.ROOT / "frame.py").read_text().split("set_page_config")[1][:200]

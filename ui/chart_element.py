@@ -16,7 +16,7 @@ from figures.describe import table_csv
 from i18n import t
 from ui.context import run_lang
 from ui.figure_cache import FrozenFigure
-from ui.plotly_js import PLOTLY_JS, PLOTLY_JS_VERSION, ROOT, STATIC_NAME  # noqa: F401 (ROOT, the version: tests)
+from ui.plotly_js import PLOTLY_JS, STATIC_NAME
 
 _CONFIG = {
     "displaylogo": False,
