@@ -55,7 +55,7 @@ def call(path: str, body: bytes = PAGE, kind: bytes = b"text/html; charset=utf-8
 
 @pytest.fixture(autouse=True)
 def served(monkeypatch):
-    monkeypatch.setattr(plotly_js, "_SERVED", True)
+    monkeypatch.setattr(plotly_js, "served", lambda: True)
 
 
 @pytest.mark.parametrize("path", ["/", "/heads", "/mha/steps", "/console"])
@@ -96,7 +96,7 @@ def test_a_request_that_does_not_ask_for_html_is_passed_on_as_it_came():
 
 
 def test_nothing_changes_when_plotly_js_is_not_served(monkeypatch):
-    monkeypatch.setattr(plotly_js, "_SERVED", False)
+    monkeypatch.setattr(plotly_js, "served", lambda: False)
     headers, body, _ = call("/heads")
     assert gzip.decompress(body) == PAGE and headers[b"content-encoding"] == b"gzip"
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 import json
 from collections.abc import Sequence
 from pathlib import Path
@@ -16,7 +15,7 @@ from figures.describe import table_csv
 from i18n import t
 from ui.context import run_lang
 from ui.figure_cache import FrozenFigure
-from ui.plotly_js import PLOTLY_JS, STATIC_NAME
+from ui.plotly_js import PLOTLY_JS, STATIC_NAME, served
 
 _CONFIG = {
     "displaylogo": False,
@@ -43,12 +42,7 @@ _COMPONENT_CONFIG = {**_CONFIG, "responsive": True}
 
 def uses_component() -> bool:
     """True when charts are drawn by ui/plot.js (static serving on and plotly.js in place)."""
-    return bool(st.get_option("server.enableStaticServing")) and _is_file(PLOTLY_JS)
-
-
-@functools.lru_cache(maxsize=4)  # bounded: the bundle's path (and a test's stand-in)
-def _is_file(path: Path) -> bool:
-    return path.is_file()  # looked up once per process, not once per chart and run
+    return served(PLOTLY_JS)
 
 
 EARLY = "mha_plotly_js"  # the hidden element a chart page starts with (early_element): its component's name and key

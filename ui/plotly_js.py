@@ -17,6 +17,7 @@ middleware: its pages load plotly.js from the hidden element, as before.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from pathlib import Path
 
@@ -59,7 +60,7 @@ class Preload:
         self.app = app
 
     async def __call__(self, scope: dict, receive: Callable, send: Callable) -> None:
-        if not _is_page(scope) or not _served():
+        if not _is_page(scope) or not served():
             await self.app(scope, receive, send)
             return
         # uncompressed from Streamlit's gzip middleware, so that the script can go in
@@ -90,15 +91,15 @@ class Preload:
         await self.app({**scope, "headers": headers}, receive, send_page)
 
 
-def _served() -> bool:
-    """plotly.js is served from static/ (ui/chart_element.uses_component says the same for the charts)."""
-    global _SERVED
-    if _SERVED is None:
-        _SERVED = bool(st.get_option("server.enableStaticServing")) and PLOTLY_JS.is_file()
-    return _SERVED
+def served(bundle: Path = PLOTLY_JS) -> bool:
+    """True when plotly.js is served from static/ (static serving on and the bundle in place): the charts are then
+    drawn by ui/plot.js (ui/chart_element.uses_component), and a page asks for it from its head."""
+    return bool(st.get_option("server.enableStaticServing")) and _is_file(bundle)
 
 
-_SERVED: bool | None = None  # looked up on the first page asked for
+@functools.lru_cache(maxsize=4)  # bounded: the bundle's path (and a test's stand-in)
+def _is_file(path: Path) -> bool:
+    return path.is_file()  # looked up once per process, not once per chart, run and page
 
 
 def middleware() -> list:
