@@ -110,10 +110,10 @@ BROWSER_RERUNS = 1
 
 def pytest_collection_modifyitems(items) -> None:
     """A browser test drives Chromium and a real server through timers and websockets, and on a slow or busy machine
-    one wait in a few hundred can run out (CI lost two landings so, to two different tests, neither seen again here in
-    seven runs). Such a test runs once more after a failure; a test that fails twice fails the suite, and the first
-    failure is printed at the end (`pytest_terminal_summary`) with the wait that ran out. The other tests get no second
-    run: their failures are never timing."""
+    one wait in a few hundred can run out (CI lost two landings so, to two different tests, neither of which failed
+    again here). Such a test runs once more after a failure; a test that fails twice fails the suite, and the first
+    failure is printed at the end (`pytest_terminal_summary`) with the wait that ran out. The other tests get no
+    second run: their failures are never timing."""
     for item in items:
         if item.get_closest_marker("browser") and not item.get_closest_marker("flaky"):
             item.add_marker(pytest.mark.flaky(reruns=BROWSER_RERUNS))
