@@ -248,7 +248,7 @@ def bar(tr: Callable[..., str]) -> None:
         store = rooms()
         version = store.version(code, max_age=VERSION_AGE)
         if time.monotonic() - float(ss.get(BEAT_AT, 0.0)) > BEAT:
-            if not store.heartbeat(code, sid, bool(ss.get(FOLLOW))):
+            if not store.heartbeat(code, sid, bool(ss.get(FOLLOW)), every=BEAT):  # the polls' own, if written
                 rejoin()
             ss[BEAT_AT] = time.monotonic()
         if version != ss.get(SEEN) or ss.get(ROOM) is None:

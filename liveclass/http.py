@@ -10,11 +10,11 @@ Streamlit for a run only when the version moved.
     GET /live/version?room=CODE&seat=SID&following=1  200 {"v": 12, "seat": true}
     with `view` given:                                200 {"v": 12, "view": "9c0f...", ...}
 
-With a student's seat, the poll is also the student's heartbeat (at most one every `beat` seconds per seat and
-process: the teacher's count of who is connected and following); `"seat": false` says the seat was given back
-after a long absence, and the page then asks for a run of its bar, which joins again. It says no more than a
-student's page already shows (no state, no question, no answer: a version, and with `view` a digest of it). Knows
-nothing of Streamlit: serve.py mounts it beside the app.
+With a student's seat, the poll is also the student's heartbeat: the teacher's count of who is connected and
+following. A process writes at most one every `beat` seconds per seat, its page's own runs included (Rooms.heartbeat).
+`"seat": false` says the seat was given back after a long absence, and the page then asks for a run of its bar, which
+joins again. It says no more than a student's page already shows (no state, no question, no answer: a version, and
+with `view` a digest of it). Knows nothing of Streamlit: serve.py mounts it beside the app.
 
 With `view` (a digest of what a following page shows of a room's state: classroom.session.follower_view), the answer
 also carries that digest of the version it names. A following phone whose page shows another one asks for its whole
@@ -26,7 +26,6 @@ every poll: MAX_VIEWS remembered).
 from __future__ import annotations
 
 import asyncio
-import time
 from collections.abc import Callable
 
 from starlette.concurrency import run_in_threadpool
@@ -41,7 +40,6 @@ PATH = "/live/version"
 HEADERS = {"Cache-Control": "no-store"}
 MAX_CODE = 32  # characters of the room parameter read (a code is 6; normalise_code refuses what is not one)
 MAX_SEAT = 64  # characters of the seat parameter read (valid_id refuses what is not a seat's id)
-MAX_BEATS = 20_000  # seats whose last heartbeat this process remembers (a few dozen bytes each)
 MAX_VIEWS = 1_000  # (room, version) whose view digest this process remembers (a few dozen bytes each)
 
 
@@ -51,7 +49,6 @@ def version_route(get_rooms: Callable[[], Rooms], max_age: float, beat: float = 
     then kept (a store that could not be opened is asked for again). `beat`: seconds between two heartbeats of a
     seat (0: polls are no heartbeats). `view`: the digest of what a following page shows of a room's state."""
     opened: list[Rooms] = []
-    beats: dict[tuple[str, str], float] = {}  # (room, seat) -> when this process last wrote its heartbeat
     views: dict[tuple[str, int], str] = {}  # (room, version) -> view(state) of that version
     reading: dict[str, asyncio.Future] = {}  # room -> the store read of its state under way (one per room)
 
@@ -71,20 +68,14 @@ def version_route(get_rooms: Callable[[], Rooms], max_age: float, beat: float = 
         return room.version, digest
 
     async def heartbeat(store: Rooms, code: str, seat: str, following: bool) -> bool:
-        key, now = (code, seat), time.monotonic()
-        if now - beats.get(key, -beat) < beat:
+        if store.recent_beat(code, seat, following, beat):  # written by this process within the beat: no store
             return True
         try:
-            held = await run_in_threadpool(store.heartbeat, code, seat, following)
+            return await run_in_threadpool(store.heartbeat, code, seat, following, beat)
         except StoreUnavailable:
             raise
         except LiveError:  # not a seat's id
             return False
-        if held:
-            if len(beats) >= MAX_BEATS:  # bounded: only a memo (the next polls write their heartbeats again)
-                beats.clear()
-            beats[key] = now
-        return held
 
     async def version(request: Request) -> JSONResponse:
         query = request.query_params

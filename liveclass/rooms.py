@@ -34,6 +34,8 @@ from typing import Any, Protocol
 
 from .errors import LiveError, StoreUnavailable
 
+MAX_BEATS = 20_000  # seats whose last heartbeat a process remembers (Rooms.heartbeat; a few dozen bytes each)
+
 # No 0/O, 1/I/L, no vowels-only confusion: what a student reads off a projector and types on a phone.
 ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
 CODE_LEN = 6
@@ -304,6 +306,7 @@ class Rooms:
         self._recent: dict[str, tuple[float, int]] = {}  # code -> (monotonic time read, version): version(max_age)
         self._recent_lock = threading.Lock()
         self._known: dict[str, None] = {}  # codes this process has found in the store, oldest first (bounded)
+        self._beats: dict[tuple[str, str, bool], float] = {}  # (room, seat, following) -> when written (heartbeat)
 
     def _found(self, code: str) -> None:
         with self._recent_lock:
@@ -721,13 +724,30 @@ class Rooms:
             raise LiveError("not_joined")
         return rec
 
-    def heartbeat(self, code: object, sid: object, following: bool) -> bool:
+    def heartbeat(self, code: object, sid: object, following: bool, every: float = 0.0) -> bool:
         """A student is here (and following or not); False when the seat is gone (given back after a long absence:
-        join again)."""
+        join again). With `every`, a heartbeat of the same seat, following or not alike, that this process wrote less
+        than `every` seconds ago stands for this one: a following phone's polls (liveclass/http.py) and its page's runs
+        (classroom.follower.bar) share one write per beat."""
         code = normalise_code(code)
         if not valid_id(sid):
             raise LiveError("not_joined")
-        return self.backend.touch(code, str(sid), self.clock(), bool(following))
+        if every > 0 and self.recent_beat(code, str(sid), following, every):
+            return True
+        held = self.backend.touch(code, str(sid), self.clock(), bool(following))
+        if held:
+            with self._recent_lock:
+                if len(self._beats) >= MAX_BEATS:  # bounded: only a memo (the next heartbeats are written again)
+                    self._beats.clear()
+                self._beats[(code, str(sid), bool(following))] = time.monotonic()
+        return held
+
+    def recent_beat(self, code: str, sid: str, following: bool, every: float) -> bool:
+        """True when this process wrote the heartbeat of seat `sid` of room `code`, following or not alike, less than
+        `every` seconds ago (no store, no wait)."""
+        with self._recent_lock:
+            written = self._beats.get((code, sid, bool(following)))
+        return written is not None and time.monotonic() - written < every
 
     def mine(self, code: object, sid: object, client: str = "") -> Answer | None:
         """A student's own answer to the current question (after a reload too); graded only once revealed."""

@@ -111,6 +111,29 @@ def test_a_poll_with_a_seat_is_that_students_heartbeat_once_per_beat(store):
     assert len(touches) == written
 
 
+def test_a_page_run_and_the_polls_of_one_seat_share_one_heartbeat_per_beat(store):
+    """classroom.follower.bar writes the heartbeat with `every` too: a following page's run that comes within the beat
+    of its poll's heartbeat (a teacher's move: every phone's page runs at once) writes none, and the other way round."""
+    ticket = store.create(Client("t" * 64, "127.0.0.1"))
+    code, sid = store.join(ticket.code, client=Client("s" * 64, "127.0.0.2"))
+    touches = []
+    touch = store.backend.touch
+    store.backend.touch = lambda *a: touches.append(a[3]) or touch(*a)
+    route = version_route(lambda: store, max_age=0.0, beat=60.0)
+    assert call(route, f"room={code}&seat={sid}&following=1")[1]["seat"] is True
+    assert store.heartbeat(code, sid, True, every=60.0) is True  # the page's run: the poll's heartbeat stands
+    assert touches == [True]
+    assert store.heartbeat(code, sid, False, every=60.0) is True  # exploring now: written at once
+    assert call(route, f"room={code}&seat={sid}&following=0")[1]["seat"] is True  # and the poll's stands for it
+    assert store.heartbeat(code, sid, False) is True  # without `every`: always written
+    assert touches == [True, False, False]
+    assert store.presence(code, ticket.key).following == 0
+    other = store.join(ticket.code, client=Client("o" * 64, "127.0.0.3"))[1]
+    store.backend.touch = lambda *a: False  # a seat given back: not remembered, asked again each time
+    assert store.heartbeat(code, other, True, every=60.0) is False
+    assert store.recent_beat(code, other, True, 60.0) is False
+
+
 def test_the_page_asks_the_route_under_the_servers_base_path():
     from streamlit import config
 
@@ -181,6 +204,19 @@ def _rerun(frame: bytes) -> str:
     return " ".join(w.id for w in msg.rerun_script.widget_states.widgets)
 
 
+def _ticks(frame: bytes) -> str:
+    """What a BackMsg's run of a fragment says its watch saw (the "tick" trigger's values), or "" for anything else."""
+    from streamlit.proto.BackMsg_pb2 import BackMsg
+
+    msg = BackMsg()
+    msg.ParseFromString(frame)
+    if msg.WhichOneof("type") != "rerun_script" or not msg.rerun_script.fragment_id:
+        return ""
+    widgets = msg.rerun_script.widget_states.widgets
+    return " ".join(w.json_trigger_value for w in widgets
+                    if w.id.endswith("live_watch__events") and w.WhichOneof("value") == "json_trigger_value")
+
+
 @pytest.mark.browser
 @pytest.mark.parametrize("script", ["serve.py", "app.py"])
 def test_a_following_phone_follows_through_the_route_or_without_it(tmp_path, monkeypatch, script):
@@ -213,6 +249,13 @@ def test_a_following_phone_follows_through_the_route_or_without_it(tmp_path, mon
         phone.on("websocket", lambda ws: ws.on("framesent", lambda f: sent.append(f) if isinstance(f, bytes) else None))
         phone.goto(f"{url}/?join={ticket.code}")
         phone.wait_for_function("() => document.body.innerText.includes('Step 2 of 9')", timeout=60_000)
+        wait_idle(phone)
+        # Joining moved the phone to the class's page, which its watch's first tick draws once more (follower.REPAIR:
+        # a run of the bar, then of the page). A move made before that run would be drawn by it, with no run of its
+        # own asked for: the moves below come once it is over.
+        deadline = time.monotonic() + 30
+        while not any("now" in _ticks(f) for f in sent) and time.monotonic() < deadline:
+            phone.wait_for_timeout(100)
         wait_idle(phone)
         for step in (2, 3, 5):
             start = time.monotonic()
