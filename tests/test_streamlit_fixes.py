@@ -170,6 +170,30 @@ def test_messages_queued_before_the_loop_wakes_ask_for_one_wake_up():
         loop.close()
 
 
+def test_a_message_queued_on_the_loops_own_thread_wakes_it_without_its_pipe():
+    """The session hands a run's messages over on the loop's thread: the wake-up is a plain `call_soon` there (no write
+    to the loop's wake-up pipe), and it still comes, once for the messages queued before it runs."""
+    loop = asyncio.new_event_loop()
+    try:
+        runtime = _Runtime(loop)
+        threadsafe, plain = [], []
+        real_threadsafe, real_plain = loop.call_soon_threadsafe, loop.call_soon
+        loop.call_soon_threadsafe = lambda cb, *a: (threadsafe.append(cb), real_threadsafe(cb, *a))[1]
+        loop.call_soon = lambda cb, *a, **k: (plain.append(cb), real_plain(cb, *a, **k))[1]
+
+        async def handing_over() -> None:  # on the loop: the session's hand-over of a run's events
+            for _ in range(70):
+                streamlit_fixes._enqueued_some_message(runtime)
+
+        loop.run_until_complete(handing_over())
+        wakes = [cb for cb in plain if getattr(cb, "__name__", "") == "wake"]  # the loop schedules its own too
+        assert threadsafe == [] and len(wakes) == 1
+        loop.run_until_complete(asyncio.sleep(0))
+        assert runtime.objs.need_send_data.is_set()
+    finally:
+        loop.close()
+
+
 def test_streamlits_own_wake_up_asks_once_per_message():
     """What the fix removes: without it, every queued message schedules its own wake-up of the loop."""
     loop = asyncio.new_event_loop()

@@ -18,7 +18,9 @@ Streamlit redo the same work on every call, or wait for each other:
   30 students). Here a parsed option is read without the lock (a dict read and an attribute read, each atomic).
 - Every message a script queues (a page has about 70) wakes the event loop with `call_soon_threadsafe`, a write
   to the loop's wake-up pipe each time, though one wake-up sends everything queued until the loop runs. Here a
-  message queued while a wake-up is still pending asks for none; the loop sends it with the others.
+  message queued while a wake-up is still pending asks for none; the loop sends it with the others. And a message
+  queued on the loop's own thread (where the session hands a run's messages over) asks with `call_soon`: the loop
+  is running, and a write to its pipe would only wake it up to read that write back.
 - Before that, the session hands each of those messages (each ScriptRunner event) to the event loop with a
   `call_soon_threadsafe` of its own: a wake-up of the loop and a switch of threads per element. Here the events
   queue in order and one hand-over takes every event queued while it is pending.
@@ -35,6 +37,7 @@ Streamlit ships it.
 
 from __future__ import annotations
 
+import asyncio
 import collections
 import importlib
 import os
@@ -189,7 +192,14 @@ def _enqueued_some_message(self: Any) -> None:
         self._mha_wake_pending = False  # before the event: a message queued from now on asks again
         objs.need_send_data.set()
 
-    objs.eventloop.call_soon_threadsafe(wake)
+    try:
+        here = asyncio.get_running_loop() is objs.eventloop
+    except RuntimeError:  # a script's thread: no loop runs there
+        here = False
+    if here:  # on the loop itself (the session hands a run's messages over there): no wake-up through its pipe
+        objs.eventloop.call_soon(wake)
+    else:
+        objs.eventloop.call_soon_threadsafe(wake)
 
 
 # ---------------------------------------------------------------- a run's events, to the event loop
