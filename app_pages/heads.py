@@ -1,6 +1,5 @@
 """Page 3, Heads: every head side by side, one query's distribution in every head, head similarity."""
 
-import pandas as pd
 import streamlit as st
 
 from figures import attention_lines, query_bars, tiled_heads
@@ -11,7 +10,7 @@ from ui.context import get_context
 from ui.errata_links import errata_links
 from ui.figure_cache import cached_figure
 from ui.head_similarity import head_similarity_section
-from ui.tables import show_table
+from ui.tables import show_values
 from ui.weight_source import flat_note
 
 if outside_frame():
@@ -101,5 +100,4 @@ errata_links(ctx, "heads")
 
 st.subheader(tr("heads.entropy"))
 st.caption(tr("heads.entropy_text"))
-entropy = pd.DataFrame(scene.entropy.T, index=list(scene.labels), columns=heads).round(3)
-show_table(entropy)
+show_values(scene.entropy.T, scene.labels, heads, decimals=3)

@@ -618,6 +618,41 @@ def _tables_both_ways() -> None:  # an AppTest script: each frame through show_t
         st.table(df)
 
 
+def _values_both_ways() -> None:  # an AppTest script: numbers through show_values, then st.table of their DataFrame
+    import numpy as np
+    import pandas as pd
+    import streamlit as st
+
+    from ui.tables import show_values
+
+    values = np.random.default_rng(1).random((6, 4)) * 3
+    rows, cols = ["The", "cat", "sat", "on", "the", "mat"], ["head 1", "head 2", "head 3", "head 4"]
+    for _ in range(2):  # the second: looked up, not built
+        show_values(values, rows, cols, decimals=3)
+        st.table(pd.DataFrame(values, index=rows, columns=cols).round(3))
+    big = np.arange(40.0).reshape(20, 2)  # beyond a static table's size: the scrolling grid, as show_table draws it
+    show_values(big, [str(i) for i in range(20)], ["a", "b"], decimals=1)
+
+
+def test_numbers_go_out_as_the_table_of_their_data_frame_built_once(monkeypatch):
+    from streamlit.testing.v1 import AppTest
+
+    from ui import tables
+
+    monkeypatch.setattr(tables, "ARROW_CACHE", ByteLRU("tables-test", 64 << 10))
+    built = []
+    frame = tables._frame
+    monkeypatch.setattr(tables, "_frame", lambda *args: built.append(args[0].shape) or frame(*args))
+    at = AppTest.from_function(_values_both_ways).run()
+    assert not at.exception
+    protos = [el.proto for el in at.table]
+    assert len(protos) == 4
+    for ours, streamlits in zip(protos[::2], protos[1::2], strict=True):
+        assert ours.SerializeToString(deterministic=True) == streamlits.SerializeToString(deterministic=True)
+    assert built == [(6, 4), (20, 2)]  # the same numbers and labels twice: one DataFrame built; the grid's own
+    assert len(at.dataframe) == 1
+
+
 def test_a_static_table_goes_out_as_st_table_sends_the_data_frame_itself():
     """show_table sends Arrow converted once and says whether the index is hidden (given Arrow, st.table converted it
     back to pandas on every run to decide): the same message as st.table(df)."""

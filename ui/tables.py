@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+import numpy as np
 import pandas as pd
 import pyarrow as pa
 import streamlit as st
@@ -42,3 +45,24 @@ def show_table(df: pd.DataFrame) -> None:
         st.table(arrow_table(df), hide_index=dataframe_util.has_range_index(df))
     else:
         st.dataframe(df, width="stretch")
+
+
+def show_values(values: np.ndarray, rows: Sequence[str], cols: Sequence[str], decimals: int) -> None:
+    """A table of numbers with its rows' and columns' labels, rounded to `decimals`: show_table of that DataFrame, the
+    same message, but a small one is looked up by its numbers and labels before any DataFrame is built (the entropy
+    table of /heads, drawn by each following phone at each of the teacher's moves: building the DataFrame and its key
+    was most of the table's cost to the server)."""
+    values = np.asarray(values)
+    if values.ndim != 2 or values.shape[0] > SMALL_TABLE or values.shape[1] > SMALL_TABLE:
+        show_table(_frame(values, rows, cols, decimals))
+        return
+    key = ("values", values.dtype.str, values.shape, values.tobytes(), tuple(rows), tuple(cols), decimals)
+    table = ARROW_CACHE.get(key)
+    if table is None:
+        table = dataframe_util.convert_pandas_df_to_arrow_table(_frame(values, rows, cols, decimals))
+        ARROW_CACHE.put(key, table, table.nbytes + values.nbytes + 2 * len(repr(key[4:])))
+    st.table(table, hide_index=False)  # labelled rows: a DataFrame's index that st.table shows
+
+
+def _frame(values: np.ndarray, rows: Sequence[str], cols: Sequence[str], decimals: int) -> pd.DataFrame:
+    return pd.DataFrame(values, index=list(rows), columns=list(cols)).round(decimals)
