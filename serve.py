@@ -13,7 +13,7 @@ from streamlit import config
 
 from classroom.session import BEAT, VERSION_AGE, follower_view, rooms
 from liveclass.http import PATH, version_route
-from ui import plotly_js, warmup
+from ui import page_head, warmup
 
 
 def _import_frame() -> None:
@@ -25,4 +25,4 @@ BASE = str(config.get_option("server.baseUrlPath") or "").strip("/")  # the app 
 app = st.App("app.py", routes=[version_route(rooms, max_age=VERSION_AGE, beat=BEAT, view=follower_view,
                                              path=f"/{BASE}{PATH}" if BASE else PATH)],
              lifespan=warmup.lifespan(_import_frame),
-             middleware=warmup.middleware() + plotly_js.middleware())  # fmt: skip
+             middleware=warmup.middleware() + page_head.middleware())  # fmt: skip

@@ -50,7 +50,7 @@ def free_port() -> int:
 def streamlit_server(app: str = "serve.py", timeout: float = 30.0, extra: tuple[str, ...] = (),
                      entry: str = "ui.streamlit_guard", env: dict[str, str] | None = None, root: Path = ROOT,
                      prefix: tuple[str, ...] = (), poll: float = 0.2, pids: dict[str, int] | None = None,
-                     warmup: bool = False) -> Iterator[str]:  # fmt: skip
+                     warmup: bool = False, base: str = "") -> Iterator[str]:  # fmt: skip
     """A fresh server on a free port (plus `extra` options), started as the README and the Docker image start it
     (`python3 -m ui.streamlit_guard run serve.py`: the app and its live-class route; entry="streamlit" for plain
     `streamlit run`; app="app.py" for the app alone); yields its base URL,
@@ -58,7 +58,8 @@ def streamlit_server(app: str = "serve.py", timeout: float = 30.0, extra: tuple[
     (e.g. taskset), `poll` is the wait between two health checks, and `pids` gets the server's pid by its URL.
     `warmup`: the server warms itself up as in production (ui/warmup.py: six page runs after its health check). Off by
     default: a test's browser is its first visitor at once, and 29 servers' warm-ups cost the suite minutes of CPU;
-    tests/test_warmup.py, tests/test_first_screen.py, the benchmarks and the Docker image's tests keep it."""
+    tests/test_warmup.py, tests/test_first_screen.py, the benchmarks and the Docker image's tests keep it.
+    `base`: the server's base path (`extra` sets server.baseUrlPath to it), where its health check answers."""
     port = free_port()
     cmd = [
         *prefix, sys.executable, "-m", entry, "run", app, "--server.headless", "true",
@@ -78,7 +79,7 @@ def streamlit_server(app: str = "serve.py", timeout: float = 30.0, extra: tuple[
         pids[url] = proc.pid
     try:
         deadline = time.monotonic() + timeout
-        while not healthy(url, timeout=1):
+        while not healthy(f"{url}/{base}" if base else url, timeout=1):
             if proc.poll() is not None or time.monotonic() > deadline:
                 raise RuntimeError(f"{app} did not become healthy: {server_log(url)}")
             time.sleep(poll)

@@ -1,15 +1,17 @@
-"""ui/plotly_js.Preload: the app's HTML page starts loading plotly.js in its <head> (issue 38); nothing else changes.
-The middleware against a stand-in ASGI app, then against the real server (serve.py) in Chromium: plotly.js is asked for
-once, by the page's head, and the chart is drawn with it."""
+"""ui/page_head.PageHead: the app's HTML page starts loading plotly.js in its <head> and tells Streamlit's frontend the
+server's base address (issue 38); nothing else changes. The middleware against a stand-in ASGI app, then against the
+real server (serve.py) in Chromium: plotly.js is asked for once, by the page's head, and the chart is drawn with it; the
+frontend pings the server once, at its base address, on a page's path and under a base path."""
 
 from __future__ import annotations
 
 import asyncio
 import gzip
+import json
 
 import pytest
 
-from ui import plotly_js
+from ui import page_head, plotly_js
 
 PAGE = b"<!DOCTYPE html>\n<html lang='en'>\n  <head>\n    <title>Streamlit</title>\n  </head><body></body></html>"
 
@@ -20,7 +22,7 @@ NAVIGATION = b"text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8" 
 def call(path: str, body: bytes = PAGE, kind: bytes = b"text/html; charset=utf-8", method: str = "GET",
          status: int = 200, chunks: int = 1, encoding: bool = True,
          accept: bytes = NAVIGATION) -> tuple[dict, bytes, list]:  # fmt: skip
-    """One request through Preload to a stand-in app that answers `body` (gzipped when the request accepts gzip and
+    """One request through PageHead to a stand-in app that answers `body` (gzipped when the request accepts gzip and
     `encoding`, as Streamlit's own middleware does); (the answer's headers, its body, the headers the app saw)."""
     seen: list = []
 
@@ -48,7 +50,7 @@ def call(path: str, body: bytes = PAGE, kind: bytes = b"text/html; charset=utf-8
     scope = {"type": "http", "method": method, "path": path,
              "headers": [(b"host", b"classroom.lan:8080"), (b"accept", accept),
                          (b"accept-encoding", b"gzip, deflate")]}  # fmt: skip
-    asyncio.run(plotly_js.Preload(app)(scope, receive, send))
+    asyncio.run(page_head.PageHead(app)(scope, receive, send))
     headers = dict(sent[0]["headers"])
     return headers, b"".join(m.get("body", b"") for m in sent[1:]), seen
 
@@ -62,9 +64,11 @@ def served(monkeypatch):
 @pytest.mark.parametrize("chunks", [1, 3])
 def test_a_page_starts_loading_plotly_js_in_its_head(path, chunks):
     headers, body, seen = call(path, chunks=chunks)
+    head = page_head.head(path)
+    assert head.startswith(plotly_js.TAG) and (b"BACKEND_BASE_URL" in head) == (path != "/")
     assert body.startswith(b"<!DOCTYPE html>") and body.count(plotly_js.TAG) == 1
     assert body.index(plotly_js.TAG) == body.index(b"<head>") + len(b"<head>")  # first in the head
-    assert body.replace(plotly_js.TAG, b"") == PAGE  # and nothing else changed
+    assert body.replace(head, b"") == PAGE  # and nothing else changed
     assert int(headers[b"content-length"]) == len(body)
     assert b"etag" not in headers and b"content-encoding" not in headers
     assert b"accept-encoding" not in dict(seen)  # asked for uncompressed
@@ -95,10 +99,59 @@ def test_a_request_that_does_not_ask_for_html_is_passed_on_as_it_came():
     assert gzip.decompress(body) == PAGE and (b"accept-encoding", b"gzip, deflate") in seen
 
 
-def test_nothing_changes_when_plotly_js_is_not_served(monkeypatch):
+def test_nothing_changes_on_the_home_page_when_plotly_js_is_not_served(monkeypatch):
     monkeypatch.setattr(plotly_js, "served", lambda: False)
-    headers, body, _ = call("/heads")
+    headers, body, _ = call("/")
     assert gzip.decompress(body) == PAGE and headers[b"content-encoding"] == b"gzip"
+    _, body, _ = call("/heads")  # another page still says where the server is
+    assert body == PAGE.replace(b"<head>", b"<head>" + page_head.base_script("heads"))
+
+
+@pytest.mark.parametrize(("base", "path", "page"), [
+    ("", "/heads", "heads"), ("", "/heads/", "heads"), ("", "/", ""), ("", "/mha/steps", "mha/steps"),
+    ("mha", "/mha/heads", "heads"), ("mha", "/mha/", ""), ("mha", "/mha", ""), ("mha", "/mhax/heads", "mhax/heads"),
+])  # fmt: skip
+def test_the_page_path_is_the_requests_after_the_servers_base_path(base, path, page):
+    from streamlit import config
+
+    before = config.get_option("server.baseUrlPath")
+    try:
+        config.set_option("server.baseUrlPath", base)
+        assert page_head.page_path(path) == page
+    finally:
+        config.set_option("server.baseUrlPath", before)
+
+
+def test_the_base_script_says_only_a_plain_paths_base_and_cannot_be_broken_out_of():
+    script = page_head.base_script("heads").decode()
+    assert script.startswith("<script>") and script.endswith("</script>") and '"/heads"' in script
+    assert "BACKEND_BASE_URL:location.origin+" in script  # the page's own origin: nothing outside the machine
+    for path in ("", "a.b", "x</script><script>alert(1)", "%3C", "he ads", "../x", "a//b"):
+        assert page_head.base_script(path) == b""
+
+
+def test_the_base_script_gives_the_address_without_the_pages_path():
+    """The script's own arithmetic, run by node on the addresses a browser shows: the page's path (as the server saw
+    it) cut from the end, under any proxy's prefix; a page whose address does not end with it gets nothing."""
+    import shutil
+    import subprocess
+
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("node is not installed")
+    cases = [("heads", "http://classroom.lan:8080/heads", "http://classroom.lan:8080/"),
+             ("heads", "http://classroom.lan:8080/heads/", "http://classroom.lan:8080/"),
+             ("heads", "https://school.example/mha/heads", "https://school.example/mha/"),
+             ("mha/steps", "http://h:1/proxy/mha/steps", "http://h:1/proxy/"),
+             ("heads", "http://h:1/steps", None)]  # fmt: skip
+    for page, address, want in cases:
+        body = page_head.base_script(page).decode().removeprefix("<script>").removesuffix("</script>")
+        url = json.dumps(address)
+        program = (f"const u=new URL({url});globalThis.location={{pathname:u.pathname,origin:u.origin}};"
+                   f"globalThis.window=globalThis;{body};"
+                   "console.log(JSON.stringify((window.__streamlit||{}).BACKEND_BASE_URL||null))")  # fmt: skip
+        out = subprocess.run([node, "-e", program], capture_output=True, text=True, timeout=30, check=True).stdout
+        assert json.loads(out) == want, (page, address, out)
 
 
 @pytest.mark.browser
@@ -115,7 +168,9 @@ def test_the_real_page_asks_for_plotly_js_once_from_its_head_and_draws_with_it()
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=[*CHROMIUM_ARGS, rules])
         page = browser.new_page()
         asked: list[str] = []
+        pings: list[str] = []
         page.on("request", lambda r: asked.append(r.url) if plotly_js.STATIC_NAME in r.url else None)
+        page.on("request", lambda r: pings.append(r.url) if "/_stcore/health" in r.url else None)
         for path in ("/heads", "/steps"):  # a first page (its first screen first), then another in the same session
             page.goto(url + path)
             wait_idle(page)
@@ -124,4 +179,29 @@ def test_the_real_page_asks_for_plotly_js_once_from_its_head_and_draws_with_it()
             assert page.evaluate("() => document.querySelectorAll('script[src*=\"plotly-cartesian\"]').length") == 1
         assert len(asked) == 2, asked  # once per page load, never twice in one
         assert all(u.startswith(url + "/app/static/") for u in asked), asked
+        assert pings and all(u == url + "/_stcore/health" for u in pings), pings  # the base at once, not /heads/...
+        page.get_by_role("link", name="Heads").first.click()  # the navigation keeps the server's base
+        page.wait_for_url(url + "/heads")
+        wait_idle(page)
+        assert page.get_by_test_id("stException").count() == 0
+        browser.close()
+
+
+@pytest.mark.browser
+@pytest.mark.timeout(180)
+def test_under_a_base_path_the_frontend_pings_the_server_there_at_once():
+    from playwright.sync_api import sync_playwright
+
+    from tests.browser import CHART, CHROMIUM, CHROMIUM_ARGS, streamlit_server, wait_idle
+
+    with streamlit_server(extra=("--server.baseUrlPath", "mha"), base="mha") as local, sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        page = browser.new_page()
+        pings: list[str] = []
+        page.on("request", lambda r: pings.append(r.url) if "/_stcore/health" in r.url else None)
+        page.goto(local + "/mha/heads")
+        wait_idle(page)
+        page.locator(CHART).first.wait_for(state="visible")
+        assert pings and all(u == local + "/mha/_stcore/health" for u in pings), pings
+        assert page.get_by_test_id("stException").count() == 0
         browser.close()

@@ -9,16 +9,13 @@ HTML page (Streamlit's index.html, the same for every page) gets one small scrip
 plotly.js at once, in the `window.__mhaPlotlyLoad` promise that ui/plot.js waits on: the browser fetches and compiles
 it while Streamlit's own JavaScript starts, and the first chart is drawn as soon as its element is mounted.
 
-`Preload` is ASGI middleware (serve.py's st.App). It changes only an HTML answer to a GET: that answer is asked for
-uncompressed from Streamlit (7.9 KB) so that the script can go in, and loses its ETag, which names the file without
-the script (Streamlit answers a page's path in full every time anyway). Plain `streamlit run app.py` has no
-middleware: its pages load plotly.js from the hidden element, as before.
+ui/page_head.py puts SCRIPT into the page (serve.py's middleware). Plain `streamlit run app.py` has no middleware:
+its pages load plotly.js from the hidden element, as before.
 """
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
 from pathlib import Path
 
 import streamlit as st
@@ -42,55 +39,6 @@ SCRIPT = (
 TAG = SCRIPT.encode()
 
 
-def _is_page(scope: dict) -> bool:
-    """A browser's GET of a page (index.html answers it): it asks for HTML. Not a file, Streamlit's API, the
-    websocket, nor a following phone's poll of the room's version (twice a second each: passed on untouched)."""
-    if scope.get("type") != "http" or scope.get("method") != "GET":
-        return False
-    path = str(scope.get("path", ""))
-    if "." in path.rsplit("/", 1)[-1] or "/_stcore" in path:
-        return False
-    return any(k.lower() == b"accept" and b"text/html" in v for k, v in scope.get("headers", ()))
-
-
-class Preload:
-    """ASGI middleware: Streamlit's HTML page with SCRIPT at the top of its <head>."""
-
-    def __init__(self, app: Callable) -> None:
-        self.app = app
-
-    async def __call__(self, scope: dict, receive: Callable, send: Callable) -> None:
-        if not _is_page(scope) or not served():
-            await self.app(scope, receive, send)
-            return
-        # uncompressed from Streamlit's gzip middleware, so that the script can go in
-        headers = [(k, v) for k, v in scope.get("headers", ()) if k.lower() != b"accept-encoding"]
-        start: dict = {}
-        body: list[bytes] = []
-
-        async def send_page(message: dict) -> None:
-            if message["type"] == "http.response.start":
-                kind = dict((k.lower(), v) for k, v in message.get("headers", ()))
-                if message.get("status") == 200 and kind.get(b"content-type", b"").startswith(b"text/html") \
-                        and b"content-encoding" not in kind:  # fmt: skip
-                    start.update(message)  # held until the whole body is here
-                    return
-                await send(message)
-                return
-            if message["type"] == "http.response.body" and start:
-                body.append(message.get("body", b""))
-                if message.get("more_body"):
-                    return
-                page = b"".join(body).replace(b"<head>", b"<head>" + TAG, 1)
-                kept = [(k, v) for k, v in start.get("headers", ()) if k.lower() not in (b"content-length", b"etag")]
-                await send({**start, "headers": [*kept, (b"content-length", str(len(page)).encode())]})
-                await send({"type": "http.response.body", "body": page})
-                return
-            await send(message)
-
-        await self.app({**scope, "headers": headers}, receive, send_page)
-
-
 def served(bundle: Path = PLOTLY_JS) -> bool:
     """True when plotly.js is served from static/ (static serving on and the bundle in place): the charts are then
     drawn by ui/plot.js (ui/chart_element.uses_component), and a page asks for it from its head."""
@@ -101,8 +49,3 @@ def served(bundle: Path = PLOTLY_JS) -> bool:
 def _is_file(path: Path) -> bool:
     return path.is_file()  # looked up once per process, not once per chart, run and page
 
-
-def middleware() -> list:
-    from starlette.middleware import Middleware
-
-    return [Middleware(Preload)]
