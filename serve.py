@@ -12,7 +12,7 @@ import streamlit as st
 from streamlit import config
 
 from classroom.session import BEAT, VERSION_AGE, follower_view, rooms
-from liveclass.http import PATH, version_route
+from liveclass.http import PATH, shortcut, version_route
 from ui import page_head, warmup
 
 
@@ -22,7 +22,8 @@ def _import_frame() -> None:
 
 
 BASE = str(config.get_option("server.baseUrlPath") or "").strip("/")  # the app served under /BASE/: so is the route
-app = st.App("app.py", routes=[version_route(rooms, max_age=VERSION_AGE, beat=BEAT, view=follower_view,
-                                             path=f"/{BASE}{PATH}" if BASE else PATH)],
-             lifespan=warmup.lifespan(_import_frame),
-             middleware=warmup.middleware() + page_head.middleware())  # fmt: skip
+ROUTE = version_route(rooms, max_age=VERSION_AGE, beat=BEAT, view=follower_view,
+                      path=f"/{BASE}{PATH}" if BASE else PATH)
+# the phones' polls first, straight to their route; then the warm-up's watch of visitors and the page's head
+app = st.App("app.py", routes=[ROUTE], lifespan=warmup.lifespan(_import_frame),
+             middleware=shortcut(ROUTE) + warmup.middleware() + page_head.middleware())  # fmt: skip

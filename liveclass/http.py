@@ -14,7 +14,8 @@ With a student's seat, the poll is also the student's heartbeat: the teacher's c
 following. A process writes at most one every `beat` seconds per seat, its page's own runs included (Rooms.heartbeat).
 `"seat": false` says the seat was given back after a long absence, and the page then asks for a run of its bar, which
 joins again. It says no more than a student's page already shows (no state, no question, no answer: a version, and
-with `view` a digest of it). Knows nothing of Streamlit: serve.py mounts it beside the app.
+with `view` a digest of it). Knows nothing of Streamlit: serve.py mounts it beside the app, and puts `Shortcut` first in
+its middleware, which takes a poll straight to the route.
 
 With `view` (a digest of what a following page shows of a room's state: classroom.session.follower_view), the answer
 also carries that digest of the version it names. A following phone whose page shows another one asks for its whole
@@ -103,4 +104,27 @@ def version_route(get_rooms: Callable[[], Rooms], max_age: float, beat: float = 
     return Route(path, version, methods=["GET"])
 
 
-__all__ = ["PATH", "version_route"]
+class Shortcut:
+    """ASGI middleware, the first of the server's (serve.py): a request for the version route goes straight to it,
+    not through the middleware after it (Streamlit's path checks, session cookie, gzip and router; the app's warm-up
+    watch and page head). A following phone polls twice a second, and an idle lecture hall's polls are most of its
+    server's work. Every other request passes on untouched."""
+
+    def __init__(self, app: Callable, route: Route) -> None:
+        self.app, self.route = app, route
+
+    async def __call__(self, scope: dict, receive: Callable, send: Callable) -> None:
+        if scope.get("type") == "http" and scope.get("path") == self.route.path:
+            await self.route(scope, receive, send)  # a Route is an ASGI app of its own (405 for another method)
+            return
+        await self.app(scope, receive, send)
+
+
+def shortcut(route: Route) -> list:
+    """`Shortcut` to `route`, as st.App's middleware list takes it (put it first)."""
+    from starlette.middleware import Middleware
+
+    return [Middleware(Shortcut, route=route)]
+
+
+__all__ = ["PATH", "Shortcut", "shortcut", "version_route"]

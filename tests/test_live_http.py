@@ -271,3 +271,39 @@ def test_a_following_phone_follows_through_the_route_or_without_it(tmp_path, mon
         else:  # no route, no view: the bar's runs (Streamlit's timer) follow the class
             assert not pages
         browser.close()
+
+
+def test_a_poll_goes_straight_to_its_route_and_everything_else_on_to_the_app(store):
+    """liveclass.http.Shortcut, first of serve.py's middleware: the route's own answer, without the middleware after
+    it; another path, or the route's path under another base, reaches the app untouched."""
+    from liveclass.http import Shortcut
+
+    ticket = store.create(Client("t" * 64, "127.0.0.1"))
+    route = version_route(lambda: store, max_age=0.0, path="/mha" + PATH)
+    passed: list[str] = []
+
+    async def app(scope, receive, send):  # the rest of the server: Streamlit's middleware and the app
+        passed.append(scope["path"])
+        await send({"type": "http.response.start", "status": 200, "headers": []})
+        await send({"type": "http.response.body", "body": b"app"})
+
+    def ask(path: str, method: str = "GET") -> tuple[int, bytes]:
+        sent: list[dict] = []
+
+        async def receive():
+            return {"type": "http.request", "body": b"", "more_body": False}
+
+        async def send(message):
+            sent.append(message)
+
+        scope = {"type": "http", "method": method, "path": path, "query_string": f"room={ticket.code}".encode(),
+                 "headers": [], "root_path": ""}  # fmt: skip
+        asyncio.run(Shortcut(app, route)(scope, receive, send))
+        return sent[0]["status"], b"".join(m.get("body", b"") for m in sent[1:])
+
+    status, body = ask("/mha" + PATH)
+    assert status == 200 and json.loads(body) == {"v": store.version(ticket.code)} and passed == []
+    assert ask("/mha" + PATH, "POST")[0] == 405 and passed == []  # the route's own refusal
+    for path in (PATH, "/mha" + PATH + "/x", "/heads", "/_stcore/health"):
+        assert ask(path) == (200, b"app")
+    assert passed == [PATH, "/mha" + PATH + "/x", "/heads", "/_stcore/health"]
