@@ -726,9 +726,10 @@ class Rooms:
 
     def heartbeat(self, code: object, sid: object, following: bool, every: float = 0.0) -> bool:
         """A student is here (and following or not); False when the seat is gone (given back after a long absence:
-        join again). With `every`, a heartbeat of the same seat, following or not alike, that this process wrote less
-        than `every` seconds ago stands for this one: a following phone's polls (liveclass/http.py) and its page's runs
-        (classroom.follower.bar) share one write per beat."""
+        join again). With `every`, a heartbeat of the same seat, following or exploring as this one says, that this
+        process wrote less than `every` seconds ago stands for this one: a following phone's polls (liveclass/http.py)
+        and its page's runs (classroom.follower.bar) share one write per beat; a change to or from following is
+        written at once."""
         code = normalise_code(code)
         if not valid_id(sid):
             raise LiveError("not_joined")
@@ -743,8 +744,8 @@ class Rooms:
         return held
 
     def recent_beat(self, code: str, sid: str, following: bool, every: float) -> bool:
-        """True when this process wrote the heartbeat of seat `sid` of room `code`, following or not alike, less than
-        `every` seconds ago (no store, no wait)."""
+        """True when this process wrote the heartbeat of seat `sid` of room `code`, with the same `following`, less
+        than `every` seconds ago (no store, no wait)."""
         with self._recent_lock:
             written = self._beats.get((code, sid, bool(following)))
         return written is not None and time.monotonic() - written < every
