@@ -41,17 +41,13 @@ def default_query() -> int:
 
 @st.fragment
 def all_heads() -> None:
-    """The tiled view and its own controls: switching them reruns only this part."""
-    # one above the other: side by side, the toggle's label was cut ("One colour scale for all he…") at 1280 px
-    c1 = c2 = st.container()
-    key = keep.kept("heads_quantity", "weights", lang, valid=QUANTITIES.__contains__)
-    quantity = c1.radio(tr("heads.quantity"), list(QUANTITIES), format_func=lambda q: tr(f"qty.{q}"),
-                        horizontal=True, key=key, on_change=keep.remember, args=("heads_quantity", key))  # fmt: skip
-    key = keep.kept("heads_shared", True)
-    shared = c2.toggle(tr("heads.shared_scale"), key=key, help=tr("heads.shared_help"),
-                       on_change=keep.remember, args=("heads_shared", key))  # fmt: skip
+    """The tiled view, then its caption and its own controls: switching them reruns only this part. The controls come
+    under the chart, so that a session's first screen ends with the chart and has none of them (ui/first_screen.py):
+    the full run adds them below it, and the chart stays where it is."""
+    q_key = keep.kept("heads_quantity", "weights", lang, valid=QUANTITIES.__contains__)
+    s_key = keep.kept("heads_shared", True)
+    quantity, shared = st.session_state[q_key], st.session_state[s_key]  # what the widgets under the chart hold
     stack, rows, cols, kind = QUANTITIES[quantity]
-    st.caption(tr(f"qty.{quantity}.help"))
     query = int(keep.value("heads_query", default_query()))
     highlight = query if query < len(rows) else None
     fig = cached_figure(
@@ -60,6 +56,14 @@ def all_heads() -> None:
     )  # fmt: skip
     st.session_state["_heads_highlighted"] = query
     show(fig, key="heads_tiled", title=tr(f"qty.{quantity}"))
+    if first_screen.active():
+        return
+    st.caption(tr(f"qty.{quantity}.help"))
+    # one above the other: side by side, the toggle's label was cut ("One colour scale for all he…") at 1280 px
+    st.radio(tr("heads.quantity"), list(QUANTITIES), format_func=lambda q: tr(f"qty.{q}"), horizontal=True,
+             key=q_key, on_change=keep.remember, args=("heads_quantity", q_key))  # fmt: skip
+    st.toggle(tr("heads.shared_scale"), key=s_key, help=tr("heads.shared_help"), on_change=keep.remember,
+              args=("heads_shared", s_key))  # fmt: skip
 
 
 @st.fragment

@@ -6,7 +6,7 @@ from classroom.join import join_box
 from explorer.errata import ERRATA
 from figures.flow import pipeline_dot
 from frame import outside_frame
-from ui import first_screen
+from ui import first_screen, lesson_state
 from ui.context import get_context
 from ui.nav import page_icon
 
@@ -16,7 +16,8 @@ ctx = get_context()
 tr, scene, settings = ctx.t, ctx.scene, ctx.settings
 
 st.title(tr("home.title"))
-join_box(tr)
+if lesson_state.active() is None:  # a self-paced lesson's stop is its content: no live class to join there
+    join_box(tr)
 st.markdown(tr("home.intro"))
 st.latex(
     r"\mathrm{MultiHead}(X) = \mathrm{Concat}(\mathrm{head}_1, \dots, \mathrm{head}_h)\, W^O,\quad "

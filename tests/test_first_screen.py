@@ -29,6 +29,8 @@ AT_FIRST_CHART = """(() => {
       nav: !!document.querySelector("[data-testid='stSidebarNav']"),
       sidebar: !!document.querySelector("[data-testid='stSidebar']"),
       firstScreen: !!document.querySelector(".st-key-mha_first_screen"),
+      mainControls: document.querySelectorAll("[data-testid='stMain'] :is([role=radiogroup], input[type=checkbox], "
+                                              + "[data-testid='stForm'])").length,
       x: Math.round(box.x), width: Math.round(box.width), drawn: chart.dataset ? chart.dataset.drawn || "" : "",
       title: (document.querySelector("h1") || {}).textContent || "",
     };
@@ -75,9 +77,17 @@ def test_the_first_chart_comes_before_the_settings_and_stays_when_the_page_is_co
     assert after["same"], "the second run drew the first chart again"
     assert (after["x"], after["width"]) == (first["x"], first["width"]), "the first chart moved"
     assert after["drawn"] == first["drawn"]
+    # the first screen has no control of its own above its chart: /heads's quantity and scale come under the chart,
+    # and a self-paced lesson's stop has no join box (nor will it, a stop is the lesson's)
+    assert first["mainControls"] == 0
     if "lesson" in path:
         assert page.locator(".st-key-lesson_bar").count() == 1
         assert page.get_by_role("button", name="Next").count() >= 1
+        assert page.locator("[data-testid='stMain'] [data-testid='stForm']").count() == 0
+    if path == "/heads":
+        chart = page.locator(".mha-plot").first.bounding_box()
+        radio = page.get_by_role("radiogroup").first.bounding_box()
+        assert radio["y"] > chart["y"] + chart["height"], "the tiled view's controls are under its chart"
     page.context.close()
 
 
