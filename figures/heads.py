@@ -26,6 +26,7 @@ from .style import (
     colorscale,
     format_values,
     json_values,
+    label_margins,
     masked_hatch,
     plot_math,
     safe_label,
@@ -249,8 +250,12 @@ def tiled_heads(
     # Our own dicts of plain lists: validating them cell by cell cost ~70 % of this function (65k cells at h = 16,
     # L = 64). tests/test_figures_heads.py checks that the figure is the same with validation on.
     fig = go.Figure(data=data, _validate=_VALIDATE)
+    layout = base_layout(style, safe_label(title) if title else None, height, " · ".join(notes) or None)
+    layout["margin"] = label_margins(style, y_text=y_text, y_font=y_font, x_text=x_text, x_font=x_font,
+                                     x_spacing_px=px_per_unit_x * x_step,
+                                     colorbar_title=val_name if shared_scale else None)  # fmt: skip
     fig.update_layout(
-        **base_layout(style, safe_label(title) if title else None, height, " · ".join(notes) or None),
+        **layout,
         meta={"tiles": n, "rows": n_rows, "cols": n_cols},  # the tiles' grid, for the text alternative (describe)
         barmode="overlay",
         xaxis=axis(safe_label(col_title) if col_title else None, style, tickvals=json_values(x_vals),

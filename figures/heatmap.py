@@ -21,6 +21,7 @@ from .style import (
     format_values,
     hover_labels,
     json_values,
+    label_margins,
     masked_hatch,
     safe_label,
     safe_template,
@@ -150,8 +151,13 @@ def matrix_heatmap(
         notes.append(safe_label(reduction.note(lang)))
     note = " · ".join(notes) or None
     fig = go.Figure(trace)
+    layout = base_layout(style, safe_label(title) if title else None, height, note)
+    layout["margin"] = label_margins(style, y_text=y_text, y_font=y_font, x_text=x_text, x_font=x_font,
+                                     x_spacing_px=plot_w / max(n_cols, 1) * x_step,
+                                     colorbar_title=safe_label(value_name) if value_name else val_name,
+                                     y_title=bool(row_title), x_title=bool(col_title), title=layout.get("title"))
     fig.update_layout(
-        **base_layout(style, safe_label(title) if title else None, height, note),
+        **layout,
         xaxis=axis(safe_label(col_title) if col_title else None, style,
                    tickvals=x_vals, ticktext=x_text, range=[-0.5, n_cols - 0.5], tickfont={"size": x_font}),
         yaxis=axis(safe_label(row_title) if row_title else None, style,
