@@ -78,7 +78,7 @@ def needed(pushes: dict, final: dict, width: int) -> dict[str, float]:
                 size, at = push[side]["size"], push[side]["val"]
                 if side == "r" and at > 1:
                     size = (size + (at - 1) * (width - final["l"])) / at
-                elif side == "r" and at < 1 or side in "lb" and at > 0:
+                elif (side == "r" and at < 1) or (side in "lb" and at > 0):
                     continue  # a push from inside the plot (an x label's end at the left edge is at 0)
                 need[side] = max(need[side], size)
     return need
