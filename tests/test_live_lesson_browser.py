@@ -199,7 +199,8 @@ def test_a_whole_lesson_with_a_projector_a_console_and_phones(server, lang, n_ph
             box = projector.evaluate("""() => { const p = document.querySelector('.mha-plot');
                 if (!p) return null; const r = p.getBoundingClientRect(); return [r.top, r.bottom]; }""")
             if box is not None:
-                assert box[0] >= 0 and box[1] <= 720 + 1, f"the chart spans {box} of the 720 px screen"
+                # a pixel either way: scrolled to its top, a chart that starts half a pixel into the page stands at -0.5
+                assert box[0] >= -1 and box[1] <= 720 + 1, f"the chart spans {box} of the 720 px screen"
 
         def ask_and_close(button_name: str, answer) -> None:
             console.get_by_role("button", name=button_name).click()
