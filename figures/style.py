@@ -424,7 +424,7 @@ def label_margins(style: FigureStyle, *, y_text: Sequence[str], y_font: int, x_t
     width the style expects) with the axes' titles beyond them, a colorbar on the right, the figure's `title` (as
     base_layout made it) on top. Plotly lays a figure out, measures what sticks out and, when
     the margins are too small for it, lays the figure out again: given margins that already fit, it draws once
-    (Plotly.newPlot of /heads's four tiles: 48 ms, then 23). An estimate that falls short costs that second pass, as
+    (Plotly.newPlot of /heads's eight tiles: 48 ms, then 23). An estimate that falls short costs that second pass, as
     before; one that is over leaves a few pixels blank. The axes keep automargin: no label is ever cut off."""
     m = style.margins(has_title=False)
     y_w = max((_text_width_em(str(t)) for t in y_text), default=0.0) * y_font
