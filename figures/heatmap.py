@@ -131,13 +131,14 @@ def matrix_heatmap(
     y_vals, y_text = strided(row_ticks, y_step)
     x_vals, x_text = strided(col_ticks, x_step)
 
+    bar_title = safe_label(value_name) if value_name else val_name
     trace = go.Heatmap(
         z=json_values(a),
         colorscale=colorscale,
         zmin=lo,
         zmax=hi,
         hovertemplate=hovertemplate,
-        colorbar=colorbar(safe_label(value_name) if value_name else val_name, style),
+        colorbar=colorbar(bar_title, style),
     )
     if fields:
         trace.customdata = np.stack(fields, axis=-1)  # an object array: validated at once, not cell by cell
@@ -154,7 +155,7 @@ def matrix_heatmap(
     layout = base_layout(style, safe_label(title) if title else None, height, note)
     layout["margin"] = label_margins(style, y_text=y_text, y_font=y_font, x_text=x_text, x_font=x_font,
                                      x_spacing_px=plot_w / max(n_cols, 1) * x_step,
-                                     colorbar_title=safe_label(value_name) if value_name else val_name,
+                                     colorbar_title=bar_title,
                                      y_title=bool(row_title), x_title=bool(col_title), title=layout.get("title"))
     fig.update_layout(
         **layout,

@@ -357,9 +357,15 @@ def masked_hatch(masked: np.ndarray, style: FigureStyle, x0: float = -0.5, y0: f
     }  # fmt: skip
 
 
-def _text_width_em(text: str) -> float:
-    """Approximate width of plain text in em: CJK characters are square, Latin ones about half as wide."""
-    return sum(1.0 if ord(c) >= 0x2E80 else 0.55 for c in text)
+def _text_width_em(text: str, latin: float = 0.55) -> float:
+    """Approximate width of plain text in em: CJK characters are square, Latin ones about half as wide (`latin`: 0.55
+    is a little over for most Latin text, 0.47 its likely width)."""
+    return sum(1.0 if ord(c) >= 0x2E80 else latin for c in text)
+
+
+def _widest_em(texts: Sequence[object], latin: float = 0.55) -> float:
+    """The widest of `texts` in em (_text_width_em); 0 for none."""
+    return max((_text_width_em(str(t), latin) for t in texts), default=0.0)
 
 
 def wrap_title(text: str, size: int, width_px: float) -> str:
@@ -427,14 +433,13 @@ def label_margins(style: FigureStyle, *, y_text: Sequence[str], y_font: int, x_t
     (Plotly.newPlot of /heads's eight tiles: 48 ms, then 23). An estimate that falls short costs that second pass, as
     before; one that is over leaves a few pixels blank. The axes keep automargin: no label is ever cut off."""
     m = style.margins(has_title=False)
-    y_w = max((_text_width_em(str(t)) for t in y_text), default=0.0) * y_font
-    x_w = max((_text_width_em(str(t)) for t in x_text), default=0.0) * x_font
+    y_w, x_w = _widest_em(y_text) * y_font, _widest_em(x_text) * x_font
     left = y_w * OVER + LABEL_GAP if y_text else 0.0
     level = x_font * 1.4 + X_LABEL_GAP  # level labels, and the least any turned ones take
     # turned or not: decided on the labels' likely width (_text_width_em is a little over for Latin text): a chart
     # whose labels plotly turns after all is laid out twice, as without the estimate; one whose labels it leaves level
     # after all would keep a blank band under them
-    likely = max((sum(1.0 if ord(c) >= 0x2E80 else 0.47 for c in str(t)) for t in x_text), default=0.0) * x_font
+    likely = _widest_em(x_text, latin=0.47) * x_font
     if not x_text:
         bottom = 0.0
     elif likely + 4 <= x_spacing_px or tuple(style.tick_angles) == (0,):

@@ -86,7 +86,7 @@ def test_the_first_chart_comes_before_the_settings_and_stays_when_the_page_is_co
         assert page.locator("[data-testid='stMain'] [data-testid='stForm']").count() == 0
     if path == "/heads":
         chart = page.locator(".mha-plot").first.bounding_box()
-        radio = page.get_by_role("radiogroup").first.bounding_box()
+        radio = page.locator("[data-testid='stMain']").get_by_role("radiogroup").first.bounding_box()
         assert radio["y"] > chart["y"] + chart["height"], "the tiled view's controls are under its chart"
     page.context.close()
 
