@@ -9,6 +9,7 @@ from ui.chart_element import show
 from ui.context import get_context
 from ui.errata_links import errata_links
 from ui.figure_cache import cached_figure
+from ui.fold import section
 from ui.head_similarity import head_similarity_section
 from ui.tables import show_values
 from ui.weight_source import flat_note
@@ -67,9 +68,10 @@ def all_heads() -> None:
 
 
 @st.fragment
-def one_query() -> None:
+def one_query(heading: bool) -> None:
     """One query token in every head: bars and token-to-token lines, with their own controls."""
-    st.header(tr("heads.one_query"))
+    if heading:
+        st.header(tr("heads.one_query"))
     key = keep.kept("heads_query", default_query(), valid=lambda q: isinstance(q, int) and 0 <= q < scene.len_q)
     query = st.selectbox(tr("heads.pick_query"), range(scene.len_q), format_func=lambda i: scene.labels[i],
                          key=key, on_change=keep.remember, args=("heads_query", key))  # fmt: skip
@@ -95,13 +97,18 @@ def one_query() -> None:
     show(lines, key="heads_lines")
 
 
+def entropy(heading: bool) -> None:
+    """How spread each head's weights are, per query: a table."""
+    if heading:
+        st.subheader(tr("heads.entropy"))
+    st.caption(tr("heads.entropy_text"))
+    show_values(scene.entropy.T, scene.labels, heads, decimals=3)
+
+
 all_heads()
 first_screen.end()  # a session's first run ends with the first chart (ui/first_screen.py)
-one_query()
-
-head_similarity_section(ctx, "heads")
+# Under the tiles, three sections: a following phone shows them folded, each drawn only while open (ui/fold.py)
+section(ctx, tr("heads.one_query"), "heads_one_query", one_query)
+section(ctx, tr("hs.title"), "heads_similarity", lambda heading: head_similarity_section(ctx, "heads", heading))
 errata_links(ctx, "heads")
-
-st.subheader(tr("heads.entropy"))
-st.caption(tr("heads.entropy_text"))
-show_values(scene.entropy.T, scene.labels, heads, decimals=3)
+section(ctx, tr("heads.entropy"), "heads_entropy", entropy)

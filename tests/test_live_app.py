@@ -89,6 +89,34 @@ def test_a_student_follows_the_consoles_settings_page_and_step_without_settings_
     assert not student.exception
 
 
+def test_a_following_phones_heads_page_folds_its_sections_and_draws_one_only_while_open():
+    """Each move of the teacher reruns every following phone's page: under the tiles, /heads's three sections come
+    folded, each drawn only while the student has it open (ui/fold.py); the teacher's own page draws them all."""
+    from i18n import translator
+
+    tr = translator("en")
+    sections = {tr("heads.one_query"), tr("hs.title"), tr("heads.entropy")}
+    teacher, code, (student,) = class_with()
+    teacher.selectbox(key="console_page").set_value("heads").run()
+    student.run()
+    assert room_state(code)["page"] == "heads" and student.session_state["_ctx"].screen == "follower"
+    assert sections <= {e.label for e in student.expander}
+    query = [s for s in student.selectbox if s.label == tr("heads.pick_query")]
+    assert not query and not student.table and not [h for h in student.header if h.value in sections]
+    student.session_state["fold_heads_one_query"] = True  # what opening it sends
+    student.run()
+    assert [s for s in student.selectbox if s.label == tr("heads.pick_query")], "the open section is drawn"
+    assert not student.table  # ... and only that one
+    teacher.number_input(key="n_heads").set_value(4).run()  # the teacher's next move
+    student.run()
+    assert student.session_state["_ctx"].settings.n_heads == 4
+    assert [s for s in student.selectbox if s.label == tr("heads.pick_query")], "an open section stays open"
+    assert not student.exception
+    teacher.switch_page(PAGES["heads"]).run()  # the teacher's own page: every section in place, none folded
+    assert teacher.table and not sections & {e.label for e in teacher.expander}
+    assert sections - {tr("heads.entropy")} <= {h.value for h in teacher.header}
+
+
 def test_a_student_who_explores_gets_the_whole_app_and_back_lands_on_the_class():
     teacher, code, (student,) = class_with()
     teacher.number_input(key="n_heads").set_value(2).run()

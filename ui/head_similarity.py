@@ -25,11 +25,13 @@ def _cos_map(ctx: Context, m: np.ndarray, title: str, width: float = 1.0):
                          width_fraction=width)
 
 
-def head_similarity_section(ctx: Context, prefix: str) -> None:
-    """Headline: cosine of head_i W^O_i. Below, in an expander: rho_ij and the rotation that moves it."""
+def head_similarity_section(ctx: Context, prefix: str, heading: bool = True) -> None:
+    """Headline: cosine of head_i W^O_i. Below, in an expander: rho_ij and the rotation that moves it. `heading`:
+    the section's own heading (not inside a folded section, whose label it is: ui/fold.py)."""
     tr, sc, s = ctx.t, ctx.scene, ctx.settings
     h = s.n_heads
-    st.header(tr("hs.title"))
+    if heading:
+        st.header(tr("hs.title"))
     st.latex(CONTRIB)
     st.markdown(tr("hs.text"))
     show(_cos_map(ctx, sc.contrib_sim, tr("hs.fig")), key=f"{prefix}_contrib_sim")
