@@ -193,6 +193,20 @@ def test_the_live_class_screens_pass_axe_and_the_console_works_by_keyboard(serve
         press(console, "Enter")
         shows(projector, tr("live.q_title"), present=False)
         axe("projector, the question closed", projector)
+        # on to stop 4, /heads: a following phone shows its sections folded (ui/fold.py), and opens one by keyboard
+        for stop in (3, 4):
+            reach(console, tr("console.next_stop"))
+            press(console, "Enter")
+            console.get_by_text(tr("console.stop_of", n=stop, total=len(lesson.stops))).first.wait_for()
+        phone.wait_for_function("() => location.pathname.endsWith('/heads')", timeout=60_000)
+        shows(phone, tr("heads.one_query"))
+        axe("phone, /heads's sections folded", phone)
+        phone.locator("summary", has_text=tr("heads.one_query")).focus()
+        assert_focus_visible(phone)
+        press(phone, "Enter")
+        phone.wait_for_function("() => document.querySelectorAll('.mha-plot').length >= 3", timeout=60_000)
+        assert_focus_visible(phone)  # the focus stays on the section it opened
+        axe("phone, a section of /heads open", phone)
     finally:
         for context in contexts:
             context.close()
