@@ -398,6 +398,29 @@ class Pair:
     load: float
 
 
+# Resolves once the app's last run is over and the tab's main thread has been idle for five idle periods in a row
+# (about a quarter of a second), or after 60 s. The warm visit is a second visit, not the end of the first: at 6x a
+# page's full run after its first screen (/heads: three more charts and a table) kept the main thread busy for seconds
+# after the first chart, and a second visit started a second later waited for it (warm /heads at 3x, 6x and on the
+# phone: 4.4-5.3 s in one run of three against 2.1-2.5 s).
+SETTLED = """() => new Promise((resolve) => {
+    let quiet = 0;
+    const end = performance.now() + 60000;
+    const tick = (deadline) => {
+        const app = document.querySelector("[data-testid='stApp']");
+        const running = app && app.dataset.testScriptState === "running";
+        quiet = !running && deadline.timeRemaining() >= 40 ? quiet + 1 : 0;
+        if (quiet >= 5 || performance.now() > end) resolve(); else requestIdleCallback(tick, {timeout: 1000});
+    };
+    requestIdleCallback(tick, {timeout: 1000});
+})"""
+
+
+def settled(page) -> None:
+    """Wait until the visit is over: its last run drawn, the tab idle (SETTLED)."""
+    page.evaluate(SETTLED)
+
+
 def cold_and_warm(browser, app: str, path: str, viewport: dict, rate: float, core: int | None,
                   root: Path = ROOT) -> dict[str, float]:  # fmt: skip
     """A fresh server, a new browser profile: the first chart of the first visit (cold) and of the second visit in
@@ -407,7 +430,7 @@ def cold_and_warm(browser, app: str, path: str, viewport: dict, rate: float, cor
         try:
             page.goto(f"{url}/_stcore/health")  # same origin: the throttled renderer stays for the page
             cold = load(browser, page, cdp, url + path).chart
-            page.wait_for_timeout(1000)  # the cold load's tail (later charts) is not the warm one's
+            settled(page)  # the cold visit's tail (the full run, later charts) is not the warm one's
             warm = load(browser, page, cdp, url + path).chart
             return {"cold": cold, "warm": warm}
         finally:
@@ -531,7 +554,7 @@ def profile(targets: list[str], rate: float, viewport: dict, reps: int, trace: b
                             for line in describe(f"{name}{where} {visit} (rep {rep + 1})", ld, summary):
                                 print(line)
                             if visit == "cold":
-                                page.wait_for_timeout(1500)  # the cold load's tail (later charts) is not the warm one's
+                                settled(page)  # the cold visit's tail (later charts) is not the warm one's
                     finally:
                         ctx.close()
         browser.close()
