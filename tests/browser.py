@@ -215,14 +215,38 @@ def healthy(url: str, timeout: float = 2.0) -> bool:
         return False
 
 
+# What a screen that did not come to rest shows, for the failure's message: its script's state, whether the app is
+# there and visible, the first screen's element, skeletons, charts not drawn yet, the text on it.
+SCREEN_STATE = """() => { const app = document.querySelector("[data-testid='stApp']");
+    const box = app && app.getBoundingClientRect();
+    return {state: app ? app.dataset.testScriptState : null, app_size: box ? [box.width, box.height] : null,
+            visibility: document.visibilityState, ready: document.readyState,
+            first_screen: !!document.querySelector('.st-key-mha_first_screen'),
+            skeletons: document.querySelectorAll("[data-testid='stSkeleton']").length,
+            charts_pending: [...document.querySelectorAll('.mha-plot')]
+                .filter(e => e.dataset.drawn === undefined || e.dataset.drawn !== e.dataset.pending).length,
+            connection: (document.querySelector("[data-testid='stStatusWidget']") || {}).innerText || '',
+            text: (document.body ? document.body.innerText : '').slice(0, 300)}; }"""
+
+
 def wait_idle(page, timeout: float = 60_000) -> None:
-    """Wait until the script has finished running and every chart shows what the run sent."""
-    page.wait_for_selector(IDLE, timeout=timeout)
-    page.wait_for_function(FIRST_SCREEN_DONE, timeout=timeout)
-    page.wait_for_timeout(300)
-    page.wait_for_selector(IDLE, timeout=timeout)
-    page.wait_for_function(ALL_CHARTS_DRAWN, timeout=timeout)
-    page.wait_for_function(NO_SKELETON, timeout=timeout)
+    """Wait until the script has finished running and every chart shows what the run sent. A screen that does not
+    come to rest fails with what it shows (SCREEN_STATE), not only with the condition it did not meet."""
+    steps = (("the run finished", lambda: page.wait_for_selector(IDLE, timeout=timeout)),
+             ("the first screen replaced", lambda: page.wait_for_function(FIRST_SCREEN_DONE, timeout=timeout)),
+             ("a pause", lambda: page.wait_for_timeout(300)),
+             ("the run finished again", lambda: page.wait_for_selector(IDLE, timeout=timeout)),
+             ("every chart drawn", lambda: page.wait_for_function(ALL_CHARTS_DRAWN, timeout=timeout)),
+             ("no skeleton", lambda: page.wait_for_function(NO_SKELETON, timeout=timeout)))  # fmt: skip
+    for what, wait in steps:
+        try:
+            wait()
+        except Exception as exc:
+            try:
+                shown = page.evaluate(SCREEN_STATE)
+            except Exception as inner:  # the page itself is gone
+                shown = f"(not readable: {inner})"
+            raise AssertionError(f"{page.url} did not come to rest ({what}, {timeout:.0f} ms): {shown}") from exc
 
 
 def start_live_class(page) -> str:
