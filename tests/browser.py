@@ -215,18 +215,16 @@ def healthy(url: str, timeout: float = 2.0) -> bool:
         return False
 
 
-# What a screen that did not come to rest shows, for the failure's message: its script's state, whether the app is
-# there and visible, the first screen's element, skeletons, charts not drawn yet, the text on it.
-SCREEN_STATE = """() => { const app = document.querySelector("[data-testid='stApp']");
+# What a screen that did not come to rest shows, for the failure's message: its script's state, the app's size, each
+# of wait_idle's conditions, the connection status, the text on it.
+SCREEN_STATE = f"""() => {{ const app = document.querySelector("[data-testid='stApp']");
     const box = app && app.getBoundingClientRect();
-    return {state: app ? app.dataset.testScriptState : null, app_size: box ? [box.width, box.height] : null,
+    return {{state: app ? app.dataset.testScriptState : null, app_size: box ? [box.width, box.height] : null,
             visibility: document.visibilityState, ready: document.readyState,
-            first_screen: !!document.querySelector('.st-key-mha_first_screen'),
-            skeletons: document.querySelectorAll("[data-testid='stSkeleton']").length,
-            charts_pending: [...document.querySelectorAll('.mha-plot')]
-                .filter(e => e.dataset.drawn === undefined || e.dataset.drawn !== e.dataset.pending).length,
-            connection: (document.querySelector("[data-testid='stStatusWidget']") || {}).innerText || '',
-            text: (document.body ? document.body.innerText : '').slice(0, 300)}; }"""
+            first_screen_done: ({FIRST_SCREEN_DONE})(), all_charts_drawn: ({ALL_CHARTS_DRAWN})(),
+            no_skeleton: ({NO_SKELETON})(),
+            connection: (document.querySelector("[data-testid='stStatusWidget']") || {{}}).innerText || '',
+            text: (document.body ? document.body.innerText : '').slice(0, 300)}}; }}"""
 
 
 def wait_idle(page, timeout: float = 60_000) -> None:
