@@ -30,7 +30,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.first_paint import CONFIGS, measure_pairs, ratio_table  # noqa: E402
+from bench.first_paint import CONFIGS, measure_pairs, ratio_table, settled  # noqa: E402
 from tests.browser import CHROMIUM, CHROMIUM_ARGS, FIRST_SCREEN_DONE, free_port, streamlit_server  # noqa: E402
 
 IDLE = "[data-testid='stApp'][data-test-script-state='notRunning']"
@@ -103,15 +103,6 @@ def new_page(browser):
     return page
 
 
-# Resolves once the browser's main thread has been idle for five idle periods in a row (~0.25 s).
-QUIET = """() => new Promise((resolve) => {
-    let quiet = 0;
-    const tick = (deadline) => {
-        quiet = deadline.timeRemaining() >= 40 ? quiet + 1 : 0;
-        if (quiet >= 5) resolve(); else requestIdleCallback(tick, {timeout: 1000});
-    };
-    requestIdleCallback(tick, {timeout: 1000});
-})"""
 
 
 def load_page(page, url: str) -> None:
@@ -127,7 +118,7 @@ def open_page(page, url: str) -> None:
     change into that run; and right after the charts are drawn the page is still busy for up to ~1 s with
     the rest of its load, which held up the first change's message by that much.)"""
     load_page(page, url)
-    page.evaluate(QUIET)
+    settled(page)
 
 
 def change(page, rec: Recorder, action) -> tuple[float, int]:
@@ -276,7 +267,7 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
                 t0 = time.perf_counter()
                 load_page(page, overview)  # not open_page: the quiet wait after it is not part of the load
                 t_first.append((time.perf_counter() - t0) * 1000)
-            page.evaluate(QUIET)
+            settled(page)
             t_redraw = [change(page, rec, set_number(page, "seed", i + 1))[0] for i in range(reps)]
             page.context.close()
         results["overview_first"], results["overview_redraw"] = med(t_first), med(t_redraw)
