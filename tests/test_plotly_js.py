@@ -1,6 +1,7 @@
-"""ui/page_head.PageHead: the app's HTML page starts loading plotly.js in its <head> and tells Streamlit's frontend the
-server's base address (issue 38); nothing else changes. The middleware against a stand-in ASGI app, then against the
-real server (serve.py) in Chromium: plotly.js is asked for once, by the page's head, and the chart is drawn with it; the
+"""ui/page_head.PageHead: the app's HTML page starts loading plotly.js in its <head> (a chartless page only prefetches
+it) and tells Streamlit's frontend the server's base address (issue 38); nothing else changes. The middleware against a
+stand-in ASGI app, then against the real server (serve.py) in Chromium: plotly.js is asked for once, by the page's
+head, and the chart is drawn with it; the home page only fetches it, and the next page runs it from the cache; the
 frontend pings the server once, at its base address, on a page's path and under a base path."""
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ NAVIGATION = b"text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8" 
 
 def call(path: str, body: bytes = PAGE, kind: bytes = b"text/html; charset=utf-8", method: str = "GET",
          status: int = 200, chunks: int = 1, encoding: bool = True,
-         accept: bytes = NAVIGATION) -> tuple[dict, bytes, list]:  # fmt: skip
+         accept: bytes = NAVIGATION, query: str = "") -> tuple[dict, bytes, list]:  # fmt: skip
     """One request through PageHead to a stand-in app that answers `body` (gzipped when the request accepts gzip and
     `encoding`, as Streamlit's own middleware does); (the answer's headers, its body, the headers the app saw)."""
     seen: list = []
@@ -47,7 +48,7 @@ def call(path: str, body: bytes = PAGE, kind: bytes = b"text/html; charset=utf-8
     async def receive():
         return {"type": "http.request"}
 
-    scope = {"type": "http", "method": method, "path": path,
+    scope = {"type": "http", "method": method, "path": path, "query_string": query.encode(),
              "headers": [(b"host", b"classroom.lan:8080"), (b"accept", accept),
                          (b"accept-encoding", b"gzip, deflate")]}  # fmt: skip
     asyncio.run(page_head.PageHead(app)(scope, receive, send))
@@ -60,14 +61,24 @@ def served(monkeypatch):
     monkeypatch.setattr(plotly_js, "served", lambda: True)
 
 
-@pytest.mark.parametrize("path", ["/", "/heads", "/mha/steps", "/console"])
+@pytest.mark.parametrize(("path", "query", "early"), [
+    ("/heads", "", True), ("/mha/steps", "lang=zh", True), ("/positional", "", True),
+    ("/", "", False), ("/", "lesson=mha45&stop=1", False), ("/console", "room=ABCD", True), ("/console", "", False),
+    ("/worked", "", False), ("/", "join=ABCD", True), ("/", "join=ABCD&me=x", True), ("/home", "", False),
+])  # fmt: skip
 @pytest.mark.parametrize("chunks", [1, 3])
-def test_a_page_starts_loading_plotly_js_in_its_head(path, chunks):
-    headers, body, seen = call(path, chunks=chunks)
-    head = page_head.head(path)
-    assert head.startswith(plotly_js.TAG) and (b"BACKEND_BASE_URL" in head) == (path != "/")
-    assert body.startswith(b"<!DOCTYPE html>") and body.count(plotly_js.TAG) == 1
-    assert body.index(plotly_js.TAG) == body.index(b"<head>") + len(b"<head>")  # first in the head
+def test_a_page_starts_loading_plotly_js_in_its_head_or_only_prefetches_it_when_it_draws_no_plotly_chart(
+    path, query, early, chunks
+):
+    """A chartless page (ui/nav.CHARTLESS) prefetches plotly.js, every other one asks for it at once; so does any
+    page a live class's link opens (the class may be on a chart page)."""
+    headers, body, seen = call(path, chunks=chunks, query=query)
+    head = page_head.head(path, query)
+    tag = plotly_js.TAG if early else plotly_js.PREFETCH
+    assert head.startswith(tag) and (b"BACKEND_BASE_URL" in head) == (path != "/")
+    assert body.startswith(b"<!DOCTYPE html>") and body.count(tag) == 1
+    assert body.count(plotly_js.TAG + plotly_js.PREFETCH) == 0 and body.count(b"plotly-cartesian") == 1
+    assert body.index(tag) == body.index(b"<head>") + len(b"<head>")  # first in the head
     assert body.replace(head, b"") == PAGE  # and nothing else changed
     assert int(headers[b"content-length"]) == len(body)
     assert b"etag" not in headers and b"content-encoding" not in headers
@@ -189,6 +200,38 @@ def test_the_real_page_asks_for_plotly_js_once_from_its_head_and_draws_with_it()
 
 @pytest.mark.browser
 @pytest.mark.timeout(180)
+def test_the_home_page_only_prefetches_plotly_js_and_the_next_page_draws_it_from_the_browsers_cache():
+    from playwright.sync_api import sync_playwright
+
+    from tests.browser import CHART, CHROMIUM, CHROMIUM_ARGS, streamlit_server, wait_idle
+
+    with streamlit_server() as local, sync_playwright() as pw:
+        url = "http://classroom.lan:" + local.rsplit(":", 1)[1]
+        rules = "--host-resolver-rules=MAP classroom.lan 127.0.0.1"
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=[*CHROMIUM_ARGS, rules])
+        page = browser.new_page()
+        asked: list[tuple[str, str]] = []
+        page.on("request", lambda r: asked.append((r.url, r.resource_type)) if plotly_js.STATIC_NAME in r.url else None)
+        page.goto(url + "/")
+        wait_idle(page)
+        page.get_by_test_id("stGraphVizChart").locator("svg").first.wait_for(state="visible")
+        here = "() => [document.querySelectorAll('script[src*=\"plotly-cartesian\"]').length, typeof window.Plotly]"
+        assert page.evaluate(here) == [0, "undefined"]  # fetched, not run
+        assert [u for u, _ in asked] == [f"{url}/app/static/{plotly_js.STATIC_NAME}"], asked
+        page.get_by_role("link", name="Heads").first.click()
+        page.wait_for_url(url + "/heads")
+        wait_idle(page)
+        page.locator(CHART).first.wait_for(state="visible")
+        assert page.evaluate(here) == [1, "object"]
+        loads = page.evaluate("() => performance.getEntriesByType('resource').filter(e => e.name.includes("
+                              "'plotly-cartesian')).map(e => [e.initiatorType, e.transferSize])")  # fmt: skip
+        assert [kind for kind, _ in loads] == ["link", "script"] and loads[0][1] > 100_000 and loads[1][1] == 0, loads
+        assert page.get_by_test_id("stException").count() == 0
+        browser.close()
+
+
+@pytest.mark.browser
+@pytest.mark.timeout(180)
 def test_under_a_base_path_the_frontend_pings_the_server_there_at_once():
     from playwright.sync_api import sync_playwright
 
@@ -199,9 +242,14 @@ def test_under_a_base_path_the_frontend_pings_the_server_there_at_once():
         page = browser.new_page()
         pings: list[str] = []
         page.on("request", lambda r: pings.append(r.url) if "/_stcore/health" in r.url else None)
+        asked: list[str] = []
+        page.on("request", lambda r: asked.append(r.url) if plotly_js.STATIC_NAME in r.url else None)
         page.goto(local + "/mha/heads")
         wait_idle(page)
         page.locator(CHART).first.wait_for(state="visible")
         assert pings and all(u == local + "/mha/_stcore/health" for u in pings), pings
+        page.goto(local + "/mha/")  # the home page prefetches it, under the base path too
+        wait_idle(page)
+        assert asked == [f"{local}/mha/app/static/{plotly_js.STATIC_NAME}"] * 2, asked
         assert page.get_by_test_id("stException").count() == 0
         browser.close()

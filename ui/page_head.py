@@ -1,7 +1,12 @@
 """What the app's HTML page starts with: two small scripts at the top of its <head> (issue 38), put there by ASGI
 middleware (serve.py's st.App). Plain `streamlit run app.py` has no middleware, and its pages work without them.
 
-- plotly.js, asked for at once (ui/plotly_js.SCRIPT): the first chart is drawn as soon as its element comes.
+- plotly.js, asked for at once (ui/plotly_js.SCRIPT): the first chart is drawn as soon as its element comes. A page
+  that draws no plotly chart (the home page, so the 45-minute lesson's first stop too) only prefetches it
+  (ui/plotly_js.PREFETCH): compiling and running 1.5 MB of JavaScript while its own first screen is drawn cost that
+  screen 8 % of a second visit and 18 % of a first one at 1x (bench/first_paint.py, the lesson's first stop, four
+  pairs), and the next page finds it in the browser's cache. A live class's link asks for it at once: the class may
+  be on any page.
 - The server's address, for Streamlit's frontend. Before it opens its websocket, the frontend pings the server
   (`_stcore/health`, `_stcore/host-config`) under each base path the page's address could have: on /heads, first
   /heads/_stcore/..., which is not the server, and 100 ms later /_stcore/... (measured in Chromium, a second visit
@@ -20,10 +25,12 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable
+from urllib.parse import parse_qs
 
 import streamlit as st
 
 from ui import plotly_js
+from ui.nav import CHARTLESS, PAGES
 
 # The page's path as the server saw it: one or more plain segments (a page's url_path; an unknown path answered with
 # the page too). Anything else (escapes, dots) gets no base script, and the frontend finds the base by its pings.
@@ -53,9 +60,22 @@ def page_path(path: str) -> str:
     return path
 
 
-def head(path: str) -> bytes:
-    """What goes at the top of the <head> of the page at `path`."""
-    return (plotly_js.TAG if plotly_js.served() else b"") + base_script(page_path(path))
+def draws_plotly_first(page: str, query: str = "") -> bool:
+    """Whether the page at `page` (page_path's answer) may need plotly.js for its first screen: every page but a
+    chartless one (ui/nav.CHARTLESS, the home page "" among them), and any page a live class's link opens (`join`,
+    `room`: the class may be on any page, and its screen goes there at once)."""
+    name = page.rsplit("/", 1)[-1] or PAGES[0][1]
+    live = bool({"join", "room"} & parse_qs(query).keys())
+    return live or name not in CHARTLESS
+
+
+def head(path: str, query: str = "") -> bytes:
+    """What goes at the top of the <head> of the page at `path` (with `query`, the link's query string)."""
+    page = page_path(path)
+    early = b""
+    if plotly_js.served():
+        early = plotly_js.TAG if draws_plotly_first(page, query) else plotly_js.PREFETCH
+    return early + base_script(page)
 
 
 def _is_page(scope: dict) -> bool:
@@ -76,7 +96,8 @@ class PageHead:
         self.app = app
 
     async def __call__(self, scope: dict, receive: Callable, send: Callable) -> None:
-        tag = head(str(scope.get("path", ""))) if _is_page(scope) else b""
+        query = bytes(scope.get("query_string", b"")).decode("latin-1")
+        tag = head(str(scope.get("path", "")), query) if _is_page(scope) else b""
         if not tag:
             await self.app(scope, receive, send)
             return

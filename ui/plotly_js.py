@@ -37,6 +37,10 @@ SCRIPT = (
     "document.head.appendChild(s)});window.__mhaPlotlyLoad.catch(function(){});</script>"
 )
 TAG = SCRIPT.encode()
+# A page that draws no plotly chart (ui/nav.CHARTLESS) only prefetches it: the browser fetches it into its cache at
+# idle priority, but does not compile and run it while that page's own first screen is being drawn; the chart page
+# the visitor goes to next then loads it from the cache (ui/plot.js). Same address, same request mode as the script.
+PREFETCH = f'<link rel="prefetch" href="./app/static/{STATIC_NAME}">'.encode()
 
 
 def served(bundle: Path = PLOTLY_JS) -> bool:
@@ -48,4 +52,3 @@ def served(bundle: Path = PLOTLY_JS) -> bool:
 @functools.lru_cache(maxsize=4)  # bounded: the bundle's path (and a test's stand-in)
 def _is_file(path: Path) -> bool:
     return path.is_file()  # looked up once per process, not once per chart, run and page
-
