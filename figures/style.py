@@ -363,7 +363,7 @@ def _text_width_em(text: str, latin: float = 0.55) -> float:
     return sum(1.0 if ord(c) >= 0x2E80 else latin for c in text)
 
 
-def _widest_em(texts: Sequence[object], latin: float = 0.55) -> float:
+def widest_em(texts: Sequence[object], latin: float = 0.55) -> float:
     """The widest of `texts` in em (_text_width_em); 0 for none."""
     return max((_text_width_em(str(t), latin) for t in texts), default=0.0)
 
@@ -433,13 +433,13 @@ def label_margins(style: FigureStyle, *, y_text: Sequence[str], y_font: int, x_t
     (Plotly.newPlot of /heads's eight tiles: 48 ms, then 23). An estimate that falls short costs that second pass, as
     before; one that is over leaves a few pixels blank. The axes keep automargin: no label is ever cut off."""
     m = style.margins(has_title=False)
-    y_w, x_w = _widest_em(y_text) * y_font, _widest_em(x_text) * x_font
+    y_w, x_w = widest_em(y_text) * y_font, widest_em(x_text) * x_font
     left = y_w * OVER + LABEL_GAP if y_text else 0.0
     level = x_font * 1.4 + X_LABEL_GAP  # level labels, and the least any turned ones take
     # turned or not: decided on the labels' likely width (_text_width_em is a little over for Latin text): a chart
     # whose labels plotly turns after all is laid out twice, as without the estimate; one whose labels it leaves level
     # after all would keep a blank band under them
-    likely = _widest_em(x_text, latin=0.47) * x_font
+    likely = widest_em(x_text, latin=0.47) * x_font
     if not x_text:
         bottom = 0.0
     elif likely + 4 <= x_spacing_px or tuple(style.tick_angles) == (0,):
@@ -454,7 +454,11 @@ def label_margins(style: FigureStyle, *, y_text: Sequence[str], y_font: int, x_t
         bottom += style.font_size * 1.3 + 6
     top = 0.0
     if title and title.get("text"):
-        lines = str(title["text"]).count("<br>") + 1 + (1.5 if title.get("subtitle") else 0)
+        # its first line only: plotly.js 4.1 lifts a wrapped title's first line by its other lines only in the layout
+        # pass after the title has pushed the top margin; given a margin that already fits every line, it drew the
+        # second line into the plot (a phone's wrapped title over the heatmap's first row). A wrapped title (a
+        # phone's, mostly) is laid out twice; plotly's own push then sizes the margin.
+        lines = 1 + (1.5 if title.get("subtitle") else 0)
         top = (lines * style.title_size * 1.25 + title.get("pad", {}).get("b", 0)) * OVER + 12
     # the last x label, level and centred on its tick, sticks out by half its width
     right = (_text_width_em(str(x_text[-1])) * x_font * 0.5 * OVER + x_font * 0.6 if x_text else 0.0)
