@@ -28,6 +28,7 @@ from .style import (
     shorten,
     tick_plan,
     token_ticks,
+    widest_em,
 )
 
 SHOW_VALUES_MAX_CELLS = 150  # auto: numbers inside cells only while they stay readable
@@ -102,7 +103,8 @@ def matrix_heatmap(
     n_rows, n_cols = a.shape
     has_masked = not bool(np.isfinite(a).all())
     colorscale, lo, hi = color_range(kind, a, zmin, zmax, dark=style.dark)
-    if show_values is None:
+    auto_values = show_values is None
+    if auto_values:
         show_values = n_rows * n_cols <= SHOW_VALUES_MAX_CELLS
 
     row_name, col_name, val_name = default_names(kind, lang, row_title, col_title, value_name)
@@ -142,11 +144,6 @@ def matrix_heatmap(
     )
     if fields:
         trace.customdata = np.stack(fields, axis=-1)  # an object array: validated at once, not cell by cell
-    if show_values:
-        trace.text = cell_texts(a)
-        trace.texttemplate = "%{text}"
-        trace.textfont = {"size": style.small_size}
-
     notes = [safe_label(t("a11y.masked_note", lang))] if has_masked else []
     if reduction.reduced:
         notes.append(safe_label(reduction.note(lang)))
@@ -157,6 +154,13 @@ def matrix_heatmap(
                                      x_spacing_px=plot_w / max(n_cols, 1) * x_step,
                                      colorbar_title=bar_title,
                                      y_title=bool(row_title), x_title=bool(col_title), title=layout.get("title"))
+    texts = cell_texts(a) if show_values else None
+    if texts and auto_values:  # auto: a number only where it fits its cell (8 heads on a phone: they ran together)
+        cell_px = (style.width_px * width_fraction - layout["margin"]["l"] - layout["margin"]["r"]) / max(n_cols, 1)
+        if widest_em([v for row in texts for v in row]) * style.small_size > cell_px - 2:
+            texts = None
+    if texts:
+        fig.data[0].update(text=texts, texttemplate="%{text}", textfont={"size": style.small_size})
     fig.update_layout(
         **layout,
         xaxis=axis(safe_label(col_title) if col_title else None, style,

@@ -103,6 +103,23 @@ def test_show_values_automatic_up_to_150_cells():
     assert "texttemplate" not in off
 
 
+def test_automatic_values_only_where_each_fits_its_cell():
+    """Eight heads' cosines on a phone: cells of about 25 px could not hold "−0.15" (the numbers ran together; hover
+    and the chart's table still give them). On a desktop, or asked for, they are written."""
+    rng = np.random.default_rng(0)
+    cos = rng.uniform(-0.3, 0.3, (8, 8))
+    names = [f"head {i + 1}" for i in range(8)]
+    phone = spec(matrix_heatmap(cos, names, names, kind="cosine", numbered=False, style=FigureStyle.phone()))
+    desktop = spec(matrix_heatmap(cos, names, names, kind="cosine", numbered=False, style=FigureStyle()))
+    asked = spec(matrix_heatmap(cos, names, names, kind="cosine", numbered=False, style=FigureStyle.phone(),
+                                show_values=True))  # fmt: skip
+    assert "texttemplate" not in phone["data"][0]
+    assert desktop["data"][0]["texttemplate"] == "%{text}" and asked["data"][0]["texttemplate"] == "%{text}"
+    two = spec(matrix_heatmap(cos[:2, :2], names[:2], names[:2], kind="cosine", numbered=False,
+                              style=FigureStyle.phone()))  # fmt: skip
+    assert two["data"][0]["texttemplate"] == "%{text}"  # two heads: wide cells, numbers written
+
+
 def test_cell_text_uses_a_real_minus_and_infinity_for_masked():
     t = spec(matrix_heatmap(np.array([[-1.5, -np.inf]]), kind="signed"))["data"][0]["text"]
     assert t == [["−1.50", "−∞"]]
