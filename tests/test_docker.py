@@ -29,7 +29,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.browser import CHART, CHROMIUM, CHROMIUM_ARGS, free_port, wait_idle
+from tests.browser import CHART, CHROMIUM, CHROMIUM_ARGS, SCREEN_STATE, free_port, wait_idle
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCKERFILE = ROOT / "Dockerfile"
@@ -366,6 +366,11 @@ def test_chromium_draws_heads_and_steps_with_the_apps_chart_and_asks_nothing_out
             # an h change redraws the same chart element in place (ui/plot.js, Plotly.react)
             page.evaluate("(sel) => { document.querySelector(sel).__mark = 'kept'; }", TILED)
             box = page.get_by_role("spinbutton", name="Number of heads h")
+            try:
+                box.wait_for(timeout=30_000)
+            except Exception as exc:  # seen in CI once in a while: say what the screen and the server showed
+                logs = docker("logs", container.name, check=False).stderr[-3000:]
+                raise AssertionError(f"no h box: {page.evaluate(SCREEN_STATE)}\nserver log: {logs}") from exc
             box.fill("4")
             box.press("Enter")
             wait_idle(page)
