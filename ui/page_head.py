@@ -4,7 +4,7 @@ middleware (serve.py's st.App). Plain `streamlit run app.py` has no middleware, 
 - plotly.js, asked for at once (ui/plotly_js.SCRIPT): the first chart is drawn as soon as its element comes. A page
   that draws no plotly chart (the home page, so the 45-minute lesson's first stop too) only prefetches it
   (ui/plotly_js.PREFETCH): compiling and running 1.5 MB of JavaScript while its own first screen is drawn cost that
-  screen 8 % of a second visit and 18 % of a first one at 1x (bench/first_paint.py, the lesson's first stop, four
+  screen 8 % of a second visit and 16 % of a first one at 1x (bench/first_paint.py, the lesson's first stop, four
   pairs), and the next page finds it in the browser's cache. A live class's link asks for it at once: the class may
   be on any page.
 - The server's address, for Streamlit's frontend. Before it opens its websocket, the frontend pings the server
