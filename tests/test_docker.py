@@ -144,13 +144,48 @@ def _engine_answers() -> bool:
         return False
 
 
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def remove_leftovers() -> list[str]:
+    """Remove what a killed run of these tests left in the engine (its `finally` never ran): the containers, networks
+    and images named after a test process that is gone (NAME, tests/test_compose.PROJECT). A compose project's
+    containers keep their restart policy: every engine that starts brings them back, four servers, Redis and nginx
+    starting beside this run, and the interfaces their network adds made Chromium drop this run's page loads
+    (net::ERR_NETWORK_CHANGED: a page with no app for 60 s). The names removed."""
+    stale = re.compile(r"(?:mha-explorer-test-|mhacompose|mha-explorer-compose-)(\d+)")
+
+    def gone(name: str) -> bool:
+        m = stale.match(name)
+        return bool(m) and int(m[1]) != os.getpid() and not _alive(int(m[1]))
+
+    removed = []
+    for kind, listing in (("container", ("ps", "-a", "--format", "{{.Names}}")),
+                          ("network", ("network", "ls", "--format", "{{.Name}}")),
+                          ("image", ("images", "--format", "{{.Repository}}:{{.Tag}}"))):  # fmt: skip
+        for name in docker(*listing, check=False).stdout.split():
+            if gone(name):
+                docker(kind, "rm", *(() if kind == "network" else ("-f",)), name, check=False)
+                removed.append(name)
+    return removed
+
+
 @pytest.fixture(scope="module")
 def engine() -> Iterator[None]:
     """A Docker engine that answers: the one running, or dockerd started here (no network bridge) and stopped
-    at the end."""
+    at the end. What a killed run left in it is removed first (remove_leftovers)."""
     global DOCKER
     DOCKER = _client()
     if _engine_answers():
+        if left := remove_leftovers():
+            print(f"\nremoved what a killed run left: {left}")
         yield
         return
     sudo = _sudo()
@@ -168,6 +203,8 @@ def engine() -> Iterator[None]:
                 tail = log.read_text(errors="replace")[-1500:]
                 pytest.skip(f"dockerd could not start here: {tail}")
             time.sleep(1)
+        if left := remove_leftovers():
+            print(f"\nremoved what a killed run left: {left}")
         yield
     finally:
         proc.terminate()
@@ -357,8 +394,17 @@ def test_chromium_draws_heads_and_steps_with_the_apps_chart_and_asks_nothing_out
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         try:
             page = _offline_page(browser, outside)
+            trouble: list[str] = []  # what went wrong on the way (seen in CI: a blank page, no app in it, for 60 s)
+            page.on("requestfailed", lambda r: trouble.append(f"failed {r.url} {r.failure}"))
+            page.on("response", lambda r: trouble.append(f"{r.status} {r.url}") if r.status >= 400 else None)
+            page.on("console", lambda m: trouble.append(f"console: {m.text[:300]}") if m.type == "error" else None)
+            page.on("pageerror", lambda e: trouble.append(f"page error: {e}"))
             page.goto(f"{container.url}/heads")
-            wait_idle(page)
+            try:
+                wait_idle(page)
+            except AssertionError as exc:
+                logs = docker("logs", container.name, check=False).stderr[-3000:]
+                raise AssertionError(f"{exc}\nin the browser: {trouble[:20]}\nserver log: {logs}") from exc
             _charts_are_the_apps_own(page)
             _head_tiles(page, 8)
             page.evaluate("document.fonts.ready")
@@ -370,7 +416,8 @@ def test_chromium_draws_heads_and_steps_with_the_apps_chart_and_asks_nothing_out
                 box.wait_for(timeout=30_000)
             except Exception as exc:  # seen in CI once in a while: say what the screen and the server showed
                 logs = docker("logs", container.name, check=False).stderr[-3000:]
-                raise AssertionError(f"no h box: {page.evaluate(SCREEN_STATE)}\nserver log: {logs}") from exc
+                raise AssertionError(f"no h box: {page.evaluate(SCREEN_STATE)}\nin the browser: {trouble[:20]}"
+                                     f"\nserver log: {logs}") from exc  # fmt: skip
             box.fill("4")
             box.press("Enter")
             wait_idle(page)
