@@ -31,9 +31,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.first_paint import CONFIGS, measure_pairs, ratio_table, settled  # noqa: E402
-from tests.browser import CHROMIUM, CHROMIUM_ARGS, FIRST_SCREEN_DONE, free_port, streamlit_server  # noqa: E402
+from tests.browser import CHROMIUM, CHROMIUM_ARGS, FIRST_SCREEN_DONE, IDLE, free_port, streamlit_server  # noqa: E402
 
-IDLE = "[data-testid='stApp'][data-test-script-state='notRunning']"
 LARGE = "preset=custom&d_model=256&n_heads=16&text=" + "+".join(f"w{i}" for i in range(64))
 
 
@@ -101,8 +100,6 @@ def new_page(browser):
     page = ctx.new_page()
     page.add_init_script(COUNT_RUNS)
     return page
-
-
 
 
 def load_page(page, url: str) -> None:
