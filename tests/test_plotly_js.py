@@ -133,6 +133,22 @@ def test_the_page_path_is_the_requests_after_the_servers_base_path(base, path, p
         config.set_option("server.baseUrlPath", before)
 
 
+@pytest.mark.parametrize(("base", "path", "name"), [
+    ("", "/", "home"), ("", "", "home"), ("", "/home", "home"), ("", "/heads/", "heads"), ("mha", "/mha", "home"),
+    ("mha", "/mha/", "home"), ("mha", "/mha/steps", "steps"),
+])  # fmt: skip
+def test_the_page_name_is_the_last_segment_after_the_base_path_and_home_for_none(base, path, name):
+    """page_head.page_name, which the head (draws_plotly_first) and the first screen (ui/first_screen) both use."""
+    from streamlit import config
+
+    before = config.get_option("server.baseUrlPath")
+    try:
+        config.set_option("server.baseUrlPath", base)
+        assert page_head.page_name(path) == name
+    finally:
+        config.set_option("server.baseUrlPath", before)
+
+
 def test_the_base_script_says_only_a_plain_paths_base_and_cannot_be_broken_out_of():
     script = page_head.base_script("heads").decode()
     assert script.startswith("<script>") and script.endswith("</script>") and '"/heads"' in script

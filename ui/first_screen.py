@@ -26,6 +26,7 @@ import streamlit as st
 
 import i18n
 from explorer import Settings, run_scene
+from ui.page_head import page_name
 
 # The pages whose first screen ends with a chart they mark with end() (the lesson's first stop is the home page).
 PAGES = frozenset({"home", "inputs", "steps", "heads", "positional"})
@@ -37,10 +38,7 @@ _ACTIVE = "_first_screen_active"  # in session state, during a first-screen run
 
 def requested_page() -> str:
     """The page the browser's address names (url_path; "home" for the home page)."""
-    path = urlsplit(st.context.url or "").path.rstrip("/")
-    base = str(st.get_option("server.baseUrlPath") or "").strip("/")
-    name = path.rsplit("/", 1)[-1] if path else ""
-    return "home" if name in ("", base) else name
+    return page_name(urlsplit(st.context.url or "").path)
 
 
 def wanted(live: bool = False) -> bool:

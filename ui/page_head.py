@@ -60,22 +60,25 @@ def page_path(path: str) -> str:
     return path
 
 
-def draws_plotly_first(page: str, query: str = "") -> bool:
-    """Whether the page at `page` (page_path's answer) may need plotly.js for its first screen: every page but a
-    chartless one (ui/nav.CHARTLESS, the home page "" among them), and any page a live class's link opens (`join`,
-    `room`: the class may be on any page, and its screen goes there at once)."""
-    name = page.rsplit("/", 1)[-1] or PAGES[0][1]
+def page_name(path: str) -> str:
+    """The app page a request's `path` names: its url_path (ui/nav.PAGES), "home" for the home page."""
+    return page_path(path).rsplit("/", 1)[-1] or PAGES[0][1]
+
+
+def draws_plotly_first(path: str, query: str = "") -> bool:
+    """Whether the page at `path` may need plotly.js for its first screen: every page but a chartless one
+    (ui/nav.CHARTLESS, the home page among them), and any page a live class's link opens (`join`, `room`: the class
+    may be on any page, and its screen goes there at once)."""
     live = bool({"join", "room"} & parse_qs(query).keys())
-    return live or name not in CHARTLESS
+    return live or page_name(path) not in CHARTLESS
 
 
 def head(path: str, query: str = "") -> bytes:
     """What goes at the top of the <head> of the page at `path` (with `query`, the link's query string)."""
-    page = page_path(path)
     early = b""
     if plotly_js.served():
-        early = plotly_js.TAG if draws_plotly_first(page, query) else plotly_js.PREFETCH
-    return early + base_script(page)
+        early = plotly_js.TAG if draws_plotly_first(path, query) else plotly_js.PREFETCH
+    return early + base_script(page_path(path))
 
 
 def _is_page(scope: dict) -> bool:
