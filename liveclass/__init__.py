@@ -14,6 +14,7 @@ import dataclasses
 import os
 
 from .errors import LiveError, StoreUnavailable
+from .privacy import start_sweeper
 from .rooms import (
     ACCEPTED,
     ALPHABET,
@@ -55,16 +56,20 @@ def limits_from_env() -> Limits:
 
 def open_rooms(limits: Limits | None = None) -> Rooms:
     """The store this server uses: Redis at `MHA_REDIS_URL` when it is set, else the SQLite file
-    (`MHA_LIVE_DB`, default in the temporary folder). The limits come from the environment (`LIMIT_ENV`)."""
+    (`MHA_LIVE_DB`, default in the temporary folder). The limits come from the environment (`LIMIT_ENV`). Rooms past
+    their retention are swept away now and every few minutes (liveclass/privacy.py)."""
     limits = limits or limits_from_env()
     url = os.environ.get(REDIS_ENV, "").strip()
     if url:
         from .redis_backend import RedisBackend
 
-        return Rooms(RedisBackend(url), limits)
-    from .sqlite_backend import SqliteBackend
+        rooms = Rooms(RedisBackend(url), limits)
+    else:
+        from .sqlite_backend import SqliteBackend
 
-    return Rooms(SqliteBackend(), limits)
+        rooms = Rooms(SqliteBackend(), limits)
+    start_sweeper(rooms)
+    return rooms
 
 
 __all__ = [

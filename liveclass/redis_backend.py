@@ -18,11 +18,13 @@ from redis.backoff import NoBackoff
 from redis.retry import Retry
 
 from .errors import StoreUnavailable
+from .privacy import GRACE
 from .rooms import Record, RoomCaps, ScreenRow, SeatCaps
 
 P = "mha:live:"
 INDEX = P + "rooms"  # sorted set: open room code -> expiry time
-GRACE = 3600  # a room's keys outlive its expiry by an hour, so a late student hears "expired", not "unknown"
+KEPT = P + "kept"  # sorted set: every room code the store holds -> expiry time (the sweep's list, Rooms.sweep)
+# a room's keys outlive its expiry by GRACE (liveclass/privacy.py), so a late student hears "expired", not "unknown"
 
 INSERT_ROOM = """
 local now = tonumber(ARGV[1])
@@ -57,6 +59,7 @@ redis.call('HSET', KEYS[2], 'code', ARGV[3], 'teacher_hash', ARGV[4], 'created',
     'owner', ARGV[8], 'address', ARGV[9], 'beat', ARGV[10])
 redis.call('EXPIRE', KEYS[2], ARGV[7])
 redis.call('ZADD', KEYS[1], ARGV[6], ARGV[3])
+redis.call('ZADD', KEYS[3], ARGV[6], ARGV[3])
 return {'ok', ARGV[1]}
 """
 ADD_STUDENT = """
@@ -159,6 +162,7 @@ class RedisBackend:
             decode_responses=True, health_check_interval=30,
         )  # fmt: skip
         self._down_until = 0.0
+        self._rewrite = False  # a deletion the append-only file still holds (the rewrite was refused: try again)
         self._lock = threading.Lock()
         scripts = {"insert": INSERT_ROOM, "add": ADD_STUDENT, "touch": TOUCH, "put_screen": PUT_SCREEN,
                    "set_screen": SET_SCREEN, "take_invite": TAKE_INVITE, "set_state": SET_STATE}  # fmt: skip
@@ -179,7 +183,7 @@ class RedisBackend:
     @staticmethod
     def _ttl(expires: float, now: float) -> int:
         """Seconds the keys of a room live (relative: the store's clock and ours need not agree)."""
-        return max(math.ceil(expires - now), 1) + GRACE
+        return max(math.ceil(expires - now), 1) + math.ceil(GRACE)
 
     # ---- primitives
     def ping(self) -> None:
@@ -187,7 +191,7 @@ class RedisBackend:
 
     def insert_room(self, rec: Record, now: float, caps: RoomCaps, room_idle: float) -> tuple[str, float]:
         status, when = self._call(
-            self._scripts["insert"], keys=[INDEX, _room(rec.code)],
+            self._scripts["insert"], keys=[INDEX, _room(rec.code), KEPT],
             args=[now, caps.max_rooms, rec.code, rec.teacher_hash, rec.created, rec.expires,
                   self._ttl(rec.expires, now), rec.owner, rec.address, rec.beat, caps.per_client, caps.per_address,
                   caps.idle_before, room_idle, f"{P}room:"],
@@ -333,3 +337,49 @@ class RedisBackend:
             d = json.loads(text)
             out.append((sid, int(d["choice"]), str(d["nickname"]), float(d["at"]), str(d.get("value", ""))))
         return out
+
+    # ---- deleting (liveclass/privacy.py)
+    def _keys(self, code: str) -> list[str]:
+        return [_room(code), *self.client.scan_iter(match=f"{_room(code)}:*", count=1000)]
+
+    def delete_room(self, code: str) -> None:
+        def run() -> None:
+            pipe = self.client.pipeline(transaction=True)
+            for key in self._keys(code):
+                pipe.delete(key)
+            pipe.zrem(INDEX, code)
+            pipe.zrem(KEPT, code)
+            pipe.execute()
+            self._rewrite = True
+            self._rewrite_file()
+
+        self._call(run)
+
+    def purge(self, before: float) -> int:
+        def run() -> int:
+            gone = 0
+            for code in self.client.zrangebyscore(KEPT, "-inf", before):
+                keys = self._keys(code)  # their own expiry has usually taken them already
+                if keys:
+                    self.client.delete(*keys)
+                if self.client.zrem(KEPT, code):  # one server process counts each room (and asks for one rewrite)
+                    gone += 1
+            self.client.zremrangebyscore(INDEX, "-inf", before)
+            self._rewrite = self._rewrite or gone > 0
+            self._rewrite_file()
+            return gone
+
+        return self._call(run)
+
+    def _rewrite_file(self) -> None:
+        """The append-only file keeps every write until it is rewritten: after a deletion, ask Redis to rewrite it
+        from what it holds now (in the background), so that the deleted data leaves its disk too. Refused while a
+        rewrite is under way (it may have begun before the deletion): asked again at the next sweep."""
+        if not self._rewrite:
+            return
+        try:
+            if int(self.client.info("persistence").get("aof_enabled", 0)):
+                self.client.bgrewriteaof()
+        except redis.exceptions.ResponseError:  # under way, or the command is disabled: the next sweep
+            return
+        self._rewrite = False  # asked (or no file: nothing on disk to rewrite)

@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from .errors import LiveError, StoreUnavailable
+from .privacy import GRACE, address_bucket
 
 MAX_BEATS = 20_000  # seats whose last heartbeat a process remembers (Rooms.heartbeat; a few dozen bytes each)
 
@@ -231,6 +232,10 @@ class Backend(Protocol):
     # the questions a room was asked, for the CSV
     def put_question(self, code: str, n: int, qid: str, text: str, now: float, expires: float, keep: int) -> None: ...
     def get_questions(self, code: str) -> list[tuple[int, str, str, float]]: ...  # n, qid, JSON text, at
+    # deleting (liveclass/privacy.py): everything of one room at once; everything of the rooms that expired before
+    # `before` (returns how many rooms went)
+    def delete_room(self, code: str) -> None: ...
+    def purge(self, before: float) -> int: ...
 
 
 def _hash(key: str) -> str:
@@ -410,7 +415,7 @@ class Rooms:
                     return Ticket(code, key)  # this attempt's room: asked again
                 continue  # another's room, or this attempt's ended one: the next code
             rec = Record(code=code, teacher_hash=_hash(key), created=now, expires=now + lim.ttl, owner=client.id,
-                         address=client.address, beat=now)  # fmt: skip
+                         address=address_bucket(client.address), beat=now)  # fmt: skip
             status, free_at = self.backend.insert_room(rec, now, caps, lim.room_idle)
             if status == OK:
                 self._found(code)
@@ -440,14 +445,17 @@ class Rooms:
     def _teacher(self, code: object, auth: object, roles: tuple[str, ...] = (CONSOLE,)) -> Record:
         """The room, when `auth` is its teacher key or the pass of one of its accepted screens in `roles`."""
         rec = self._record(code)
+        self._check_teacher(rec, auth, roles)
+        return rec
+
+    def _check_teacher(self, rec: Record, auth: object, roles: tuple[str, ...]) -> None:
+        """LiveError('not_teacher') unless `auth` is the teacher key or the pass of an accepted screen in `roles`."""
         if isinstance(auth, Pass):
             row = self._screen(rec, auth.sid)
             if row is None or not hmac.compare_digest(row[2], auth.client) or row[1] not in roles or row[3] != ACCEPTED:
                 raise LiveError("not_teacher")
-            return rec
-        if not self._key_ok(rec, auth):
+        elif not self._key_ok(rec, auth):
             raise LiveError("not_teacher")
-        return rec
 
     def check_teacher(self, code: object, key: object) -> str:
         """The canonical code when `key` is this room's teacher key."""
@@ -624,6 +632,35 @@ class Rooms:
         rec = self._teacher(code, auth)
         self._update(rec.code, {"ended": 1})
 
+    # ---- deleting (liveclass/privacy.py: what is kept, and for how long)
+    @property
+    def retention(self) -> float:
+        """Seconds after a room was opened by which everything of it is deleted (its ttl and the grace)."""
+        return self.limits.ttl + GRACE
+
+    def delete(self, code: object, auth: object) -> None:
+        """Delete the room and everything in it at once: its seats, the answers with their nicknames, its questions,
+        screens and invites, the teacher key's hash. The teacher key or an accepted console's pass; an ended or
+        expired room too (the teacher ends the class, downloads the answers, then deletes it). A room that is not in
+        the store is no error. Students' pages then hear that there is no such class."""
+        code = normalise_code(code)
+        rec = self.backend.load_room(code)
+        if rec is None:
+            return
+        self._check_teacher(rec, auth, (CONSOLE,))
+        self.backend.delete_room(code)
+        with self._recent_lock:  # this process's memos of the room: nothing of it stays here either
+            self._recent.pop(code, None)
+            self._known.pop(code, None)
+            for beat in [b for b in self._beats if b[0] == code]:
+                del self._beats[beat]
+
+    def sweep(self) -> int:
+        """Delete every room that expired more than the grace ago, and everything in it (the rooms' own expiry does
+        it in Redis; this clears what is left). Returns how many rooms went. liveclass.privacy.start_sweeper calls
+        it every few minutes."""
+        return self.backend.purge(self.clock() - GRACE)
+
     def presence(self, code: object, auth: object) -> Presence:
         rec = self._teacher(code, auth)
         return Presence(*self.backend.presence(rec.code, self.clock() - self.limits.seen_window))
@@ -708,7 +745,8 @@ class Rooms:
         caps = SeatCaps(lim.max_students, lim.seats_per_client if client.id else 0,
                         lim.seats_per_address if client.address else 0, now - lim.seat_idle)  # fmt: skip
         new = _seat_for(client.id, rec.code, attempt) or secrets.token_urlsafe(12)
-        status = self.backend.add_student(rec.code, new, now, rec.expires, client.id, client.address, caps)
+        status = self.backend.add_student(rec.code, new, now, rec.expires, client.id, address_bucket(client.address),
+                                          caps)  # fmt: skip
         if status == "full":
             raise LiveError("room_full", limit=lim.max_students)
         if status == "client":

@@ -86,6 +86,7 @@ class SqliteBackend:
         db = sqlite3.connect(self.path, timeout=self.timeout, isolation_level=None, check_same_thread=False)
         db.execute("PRAGMA journal_mode=WAL")
         db.execute("PRAGMA synchronous=NORMAL")
+        db.execute("PRAGMA secure_delete=ON")  # a deleted row's bytes are overwritten, not left in a free page
         return db
 
     def _give(self, db: sqlite3.Connection) -> None:
@@ -290,3 +291,29 @@ class SqliteBackend:
         with self._tx(write=False) as db:
             return db.execute("SELECT sid, choice, nickname, at, value FROM answers WHERE code = ? AND qid = ?",
                               (code, qid)).fetchall()  # fmt: skip
+
+    # ---- deleting (liveclass/privacy.py)
+    def delete_room(self, code: str) -> None:
+        with self._tx() as db:
+            for table in (*GONE, "rooms"):
+                db.execute(f"DELETE FROM {table} WHERE code = ?", (code,))
+        self._scrub()
+
+    def purge(self, before: float) -> int:
+        with self._tx() as db:
+            gone = db.execute("DELETE FROM rooms WHERE expires <= ?", (before,)).rowcount
+            for table in GONE:  # the rows of every room that is no longer there (expired now, or earlier)
+                db.execute(f"DELETE FROM {table} WHERE code NOT IN (SELECT code FROM rooms)")
+        self._scrub()  # and what the log still holds of rooms deleted since the last sweep (insert_room deletes too)
+        return gone
+
+    def _scrub(self) -> None:
+        """The write-ahead log still holds the pages as they were before a deletion: copy it into the file (whose
+        deleted bytes secure_delete zeroed) and truncate it. A reader in the way makes it wait for the next one."""
+        db = self._take()
+        try:
+            db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+        except sqlite3.Error:
+            db.close()
+            return
+        self._give(db)

@@ -19,6 +19,7 @@ PAGES = {
     "worked": "app_pages/worked.py",
     "quiz": "app_pages/quiz.py",
     "console": "app_pages/console.py",
+    "privacy": "app_pages/privacy.py",
     "lab": "app_pages/lab.py",
     "minilm": "app_pages/minilm.py",
     "why": "app_pages/why.py",
@@ -33,7 +34,7 @@ PAGES = {
     "longcontext": "app_pages/longcontext.py",
 }
 # text, LaTeX and widgets (lab: charts come after training; console: the teacher's controls)
-CHARTLESS = {"home", "worked", "quiz", "lab", "errata", "glossary", "lesson", "console"}
+CHARTLESS = {"home", "worked", "quiz", "lab", "errata", "glossary", "lesson", "console", "privacy"}
 
 
 def charts(at) -> list:

@@ -15,6 +15,7 @@ PAGES: tuple[tuple[str, ...], ...] = (
     ("app_pages/glossary.py", "glossary", "page.glossary", "nav.classroom"),
     ("app_pages/lesson.py", "lesson", "page.lesson", "nav.classroom"),
     ("app_pages/console.py", "console", "page.console", "nav.classroom"),
+    ("app_pages/privacy.py", "privacy", "page.privacy", "nav.classroom"),
     ("app_pages/lab.py", "lab", "page.lab", "nav.beyond"),
     ("app_pages/why.py", "why", "page.why", "nav.beyond"),
     ("app_pages/subspaces.py", "subspaces", "page.subspaces", "nav.beyond"),
@@ -27,7 +28,7 @@ PAGES: tuple[tuple[str, ...], ...] = (
     ("app_pages/longcontext.py", "longcontext", "page.longcontext", "nav.llm"),
 )
 # Pages that draw no plotly chart (text, LaTeX, widgets, the Graphviz diagram): plotly.js is not loaded early for them
-CHARTLESS = frozenset({"home", "worked", "quiz", "lesson", "console", "lab", "errata"})
+CHARTLESS = frozenset({"home", "worked", "quiz", "lesson", "console", "privacy", "lab", "errata"})
 HOME_INNER = "home-page"  # Streamlit's own name of the home page (its address is "/"; /home is an alias)
 # Material Symbols ship with Streamlit's own static files: they draw the same on every machine, offline,
 # where emoji need an emoji font the classroom computer may not have (they show as empty boxes there).
@@ -36,7 +37,7 @@ ICONS = {
     "worked": "edit_note", "quiz": "quiz", "lab": "model_training", "why": "lightbulb", "minilm": "smart_toy",
     "subspaces": "extension", "note004": "science", "errata": "rule", "glossary": "translate", "lesson": "school",
     "decoding": "keyboard_double_arrow_right", "sharing": "group_work", "positions": "rotate_right",
-    "longcontext": "width_wide", "console": "co_present",
+    "longcontext": "width_wide", "console": "co_present", "privacy": "privacy_tip",
 }  # fmt: skip
 
 
