@@ -77,15 +77,15 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "The h = {h} head outputs side by side: h · d_k = {d} = d_model columns.",
         "zh": "把 h = {h} 个头的输出横向拼接：h · d_k = {d} = d_model 列。",
     },
-    "nb.w_o": {"en": "Output projection Wᴼ", "zh": "输出投影 Wᴼ"},
+    "nb.w_o": {"en": "Output projection W^O", "zh": "输出投影 W^O"},
     "nb.w_o.text": {
-        "en": "d_model × d_model; rows i·d_k … (i+1)·d_k − 1 are head i's block Wᴼ_i.",
-        "zh": "d_model × d_model；第 i·d_k 到 (i+1)·d_k − 1 行是头 i 的块 Wᴼ_i。",
+        "en": "d_model × d_model; rows i·d_k … (i+1)·d_k − 1 are head i's block W^O_i.",
+        "zh": "d_model × d_model；第 i·d_k 到 (i+1)·d_k − 1 行是头 i 的块 W^O_i。",
     },
-    "nb.output": {"en": "Output = Concat Wᴼ", "zh": "输出 = Concat Wᴼ"},
+    "nb.output": {"en": "Output = Concat W^O", "zh": "输出 = Concat W^O"},
     "nb.output.text": {
-        "en": "What the layer passes on: the sum over heads of head_i Wᴼ_i (plus bᴼ when the layer has biases).",
-        "zh": "该层传出的结果：各个头的 head_i Wᴼ_i 之和（若该层有偏置，再加 bᴼ）。",
+        "en": "What the layer passes on: the sum over heads of head_i W^O_i (plus b^O when the layer has biases).",
+        "zh": "该层传出的结果：各个头的 head_i W^O_i 之和（若该层有偏置，再加 b^O）。",
     },
     "nb.lines": {"en": "Token to token, every head", "zh": "词元到词元，所有头"},
     "nb.lines.text": {

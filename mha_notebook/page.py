@@ -33,6 +33,7 @@ HERE = Path(__file__).resolve().parent
 # where the app's static/ folder is: beside the packages in a checkout, inside mha_explorer_app/ when installed
 STATIC_DIRS = (HERE.parent / "static", HERE.parent / "mha_explorer_app" / "static")
 MAX_CSV_BYTES = 2 << 20  # a chart's numbers as a link up to this size (in the output twice: base64)
+NARROW_PX, NARROW_WIDTH_PX = 640, 900  # a chart narrower than this is drawn this wide, in a sideways scroll
 WAIT_MS = 20_000  # how long a view waits for plotly.js before it says that it is missing
 CONFIG = {
     "displaylogo": False,
@@ -109,9 +110,10 @@ CSS = """
 .mha-nb h3 { font-size: 1.25em; margin: 0.6em 0 0.3em; }
 .mha-nb h4 { font-size: 1.05em; margin: 1.1em 0 0.2em; }
 .mha-nb p { margin: 0.25em 0; overflow-wrap: anywhere; }
-.mha-nb .mha-nb-plot { width: 100%; min-height: 60px; }
+.mha-nb .mha-nb-plot { width: 100%; min-height: 60px; overflow-x: auto; }
 .mha-nb .mha-nb-wait, .mha-nb .mha-nb-note { font-style: italic; }
-.mha-nb a:focus-visible, .mha-nb .modebar-btn:focus-visible { outline: 3px solid #1f5fbf; outline-offset: 2px; }
+.mha-nb a:focus-visible, .mha-nb .modebar-btn:focus-visible, .mha-nb .mha-nb-plot:focus-visible {
+  outline: 3px solid #1f5fbf; outline-offset: 2px; }
 .mha-nb.mha-nb-dark { background: #0e1117; color: #f5f5f5; padding: 0.5em 0.8em; }
 .mha-nb.mha-nb-dark a { color: #8ab4ff; }
 .mha-nb:not(.mha-nb-dark) a { color: #1f5fbf; }
@@ -140,7 +142,15 @@ SCRIPT = """
       var own = Object.assign({}, config, {modeBarButtonsToAdd: [svgButton],
         toImageButtonOptions: Object.assign({}, config.toImageButtonOptions, {filename: el.dataset.key})});
       el.textContent = "";
-      Plotly.newPlot(el, fig.data || [], fig.layout || {}, own).then(function () {
+      var layout = fig.layout || {};
+      // the labels are planned for a desktop's width: a narrow screen (a phone) scrolls the chart sideways instead
+      if (el.clientWidth < %(narrow)d && !layout.width) {
+        layout.width = %(narrow_width)d;
+        el.tabIndex = 0;  // a region that scrolls is reached by keyboard too (its arrows scroll it)
+        el.setAttribute("role", "region");
+        el.setAttribute("aria-label", el.dataset.heading);
+      }
+      Plotly.newPlot(el, fig.data || [], layout, own).then(function () {
         name(el, el.dataset.label);
         el.dataset.drawn = "true";
       }, function () { el.textContent = texts.failed; el.dataset.failed = "true"; });
@@ -161,7 +171,8 @@ SCRIPT = """
 def _script(root_id: str, lang: str) -> str:
     texts = {"svg": t("nb.download_svg", lang), "failed": t("nb.failed", lang), "missing": t("nb.no_plotly", lang)}
     return SCRIPT % {"root": json.dumps(root_id), "texts": json.dumps(texts, ensure_ascii=False),
-                     "config": json.dumps(CONFIG), "wait": WAIT_MS}  # fmt: skip
+                     "config": json.dumps(CONFIG), "wait": WAIT_MS, "narrow": NARROW_PX,
+                     "narrow_width": NARROW_WIDTH_PX}  # fmt: skip
 
 
 def fragment(charts: list[Chart], *, title: str, lines: list[str], lang: str, dark: bool, with_plotly_js: bool,
@@ -191,7 +202,8 @@ def fragment(charts: list[Chart], *, title: str, lines: list[str], lang: str, da
             parts.append(f"<p>{plot_math(html.escape(chart.text))}</p>")
         parts.append(f'<script type="application/json" id="{fig_id}">{spec}</script>')
         parts.append(f'<div class="mha-nb-plot" data-figure="{fig_id}" data-key="{html.escape(chart.key)}" '
-                     f'data-label="{html.escape(summary)}"><p class="mha-nb-wait">{waiting}</p></div>')  # fmt: skip
+                     f'data-label="{html.escape(summary)}" data-heading="{html.escape(name)}">'
+                     f'<p class="mha-nb-wait">{waiting}</p></div>')  # fmt: skip
         parts.append(_csv_link(spec, chart.key, name, lang))
         parts.append("</section>")
     parts.append(f"<script>{_script(root, lang)}</script></div>")
