@@ -3,6 +3,7 @@
     import mha_notebook as nb
     trace                                   # once mha_notebook is imported, a trace of the core shows itself
     nb.show(trace, tokens, lang="zh")       # the same with its tokens, in Chinese (dark=True for a dark notebook)
+    nb.DEFAULTS.lang = "zh"                 # every view in Chinese unless its call says otherwise (.dark likewise)
     nb.explore(preset="worked")             # a setting of the app, as the app computes it; .link() opens it there
     nb.open_link("http://localhost:8501/steps?d_model=32&n_heads=4")   # a link of the app, as the same trace here
     nb.head_view(outputs.attentions, tokens)                           # any model's heads (BertViz's shape)
@@ -18,13 +19,14 @@ from mha_core import AttentionTrace
 
 from .export import BrowserMissing, find_browser
 from .head_view import HeadView, attention_stack, head_view, token_text, tokens_of
-from .page import BUNDLE, Chart
+from .page import BUNDLE, DEFAULTS, Chart
 from .trace_view import APP_URL, TraceArrays, TraceView, explore, open_link, show, view_of
 from .view import NotebookError, View
 
 __all__ = [
     "APP_URL",
     "BUNDLE",
+    "DEFAULTS",
     "BrowserMissing",
     "Chart",
     "HeadView",

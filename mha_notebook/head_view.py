@@ -18,7 +18,7 @@ from figures import attention_lines, matrix_heatmap, tiled_heads
 from i18n import t
 from mha_core import AttentionTrace
 
-from .page import Chart, style_for
+from .page import DEFAULTS, Chart, style_for
 from .view import NotebookError, View
 
 MAX_GRID_CELLS = 400_000  # cells of the layer x head grid drawn at once (72 maps of 48 x 48 are 166k)
@@ -210,14 +210,16 @@ class HeadView(View):
 
 def head_view(attention: object, tokens: Sequence[object], *, layer: int | None = None, head: int | None = None,
               layers: Sequence[int] | None = None, heads: Sequence[int] | None = None, kv_heads: int | None = None,
-              batch: int = 0, lang: str = "en", dark: bool = False) -> HeadView:  # fmt: skip
+              batch: int = 0, lang: str | None = None, dark: bool | None = None) -> HeadView:  # fmt: skip
     """The heads of any model, shown inline (BertViz's head_view, offline): `attention` as a model returns it
     (output_attentions=True: a tuple of (B, h, L, L) per layer; generate's tuple of such tuples per step; a model's
     output object; the core's AttentionTraces; or one array (layers, B, h, L, L), (layers, h, L, L) or (h, L, L)),
     `tokens` one per position (tokens_of(tokenizer, ids) makes them readable, Chinese included). `layer`, `head`: the
     head drawn large and as lines (counted from 1, as the tiles; default 1, 1); `layers`, `heads`: which the grid
-    shows (all by default); `kv_heads`: a grouped-query model's g (its config's num_key_value_heads)."""
+    shows (all by default); `kv_heads`: a grouped-query model's g (its config's num_key_value_heads); lang, dark:
+    DEFAULTS when not given."""
     weights, trace_kv, prompt = attention_stack(attention, batch)
+    lang, dark = DEFAULTS.pick(lang, dark)
     return HeadView(weights, tokens, layer=layer, head=head, layers=layers, heads=heads,
                     kv_heads=kv_heads if kv_heads is not None else trace_kv, prompt=prompt, lang=lang,
                     dark=dark)  # fmt: skip

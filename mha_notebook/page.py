@@ -72,6 +72,21 @@ class Bundle:
 BUNDLE = Bundle()
 
 
+@dataclass
+class Defaults:
+    """The language ("en" or "zh") and screen of a view whose call does not say (and of a trace that shows itself):
+    `mha_notebook.DEFAULTS.lang = "zh"` for a Chinese notebook, `.dark = True` for a dark one."""
+
+    lang: str = "en"
+    dark: bool = False
+
+    def pick(self, lang: str | None, dark: bool | None) -> tuple[str, bool]:
+        return (lang if lang is not None else self.lang), (dark if dark is not None else self.dark)
+
+
+DEFAULTS = Defaults()
+
+
 @lru_cache(maxsize=1)
 def plotly_js() -> str:
     """plotly.js: the app's cartesian bundle when it is there and of the plotly package's own version, else the

@@ -21,7 +21,7 @@ from figures import attention_lines, matrix_heatmap, tiled_heads
 from i18n import message_text, t, translator
 from mha_core import AttentionTrace
 
-from .page import Chart, style_for
+from .page import DEFAULTS, Chart, style_for
 from .view import NotebookError, View
 
 APP_URL = "http://localhost:8501/"  # where README's first command serves the app
@@ -201,12 +201,13 @@ class TraceView(View):
 
 
 def show(trace: AttentionTrace, tokens: Sequence[object] | None = None, kv_tokens: Sequence[object] | None = None,
-         *, batch: int = 0, lang: str = "en", dark: bool = False) -> TraceView:  # fmt: skip
+         *, batch: int = 0, lang: str | None = None, dark: bool | None = None) -> TraceView:  # fmt: skip
     """A trace of the core, shown inline: `tokens` name the positions (with a KV cache: every token so far, or the
     new ones only), `kv_tokens` the keys of cross-attention; `batch` picks the item of a batched trace; lang "en" or
-    "zh"; dark for a dark notebook."""
+    "zh"; dark for a dark notebook (both: DEFAULTS when not given)."""
     if not isinstance(trace, AttentionTrace):
         raise NotebookError(f"show() takes an AttentionTrace (MultiHeadAttention(...)(x)), got {type(trace).__name__}")
+    lang, dark = DEFAULTS.pick(lang, dark)
     return TraceView(TraceArrays.of_trace(trace, batch), tokens=tokens, kv_tokens=kv_tokens, lang=lang, dark=dark)
 
 
@@ -216,8 +217,10 @@ def _setting_error(problems: Sequence, lang: str) -> NotebookError:
     return NotebookError(t("nb.error.setting", lang, problems=text))
 
 
-def view_of(settings: Settings, *, lang: str = "en", dark: bool = False, rejected: Sequence[str] = ()) -> TraceView:
+def view_of(settings: Settings, *, lang: str | None = None, dark: bool | None = None,
+            rejected: Sequence[str] = ()) -> TraceView:  # fmt: skip
     """The view of a valid setting of the app, computed by the app's own pipeline."""
+    lang, dark = DEFAULTS.pick(lang, dark)
     problems = validate(settings)
     if problems:
         raise _setting_error(problems, lang)
@@ -229,12 +232,14 @@ def view_of(settings: Settings, *, lang: str = "en", dark: bool = False, rejecte
 SETTING_FIELDS = tuple(f.name for f in dataclasses.fields(Settings) if f.name not in ("x_edits", "w_edits"))
 
 
-def explore(preset: str | None = None, *, lang: str = "en", dark: bool = False, **fields: object) -> TraceView:
+def explore(preset: str | None = None, *, lang: str | None = None, dark: bool | None = None,
+            **fields: object) -> TraceView:  # fmt: skip
     """A setting of the app, as its pages compute it: `preset` ("en", "zh", "worked", "paper") brings its sentence and
     sizes as the app's preset does, then any Settings field (text, d_model, n_heads, seed, mask, padded, scale, cross,
     text_kv, add_pe, weight_source, layer, text_pad) changes it. The view's link() opens the same setting in the app:
     a setting the app would open otherwise (the worked example's fixed sizes, the real model's, chosen tokens beyond
     the sentence) is refused with the fields that differ."""
+    lang, dark = DEFAULTS.pick(lang, dark)
     unknown = sorted(set(fields) - set(SETTING_FIELDS))
     if unknown:
         raise NotebookError(t("nb.error.unknown_setting", lang, name=unknown[0], names=", ".join(SETTING_FIELDS)))
@@ -253,14 +258,14 @@ def explore(preset: str | None = None, *, lang: str = "en", dark: bool = False, 
     return view_of(settings, lang=lang, dark=dark)
 
 
-def open_link(url: str, *, lang: str | None = None, dark: bool = False,
+def open_link(url: str, *, lang: str | None = None, dark: bool | None = None,
               real_available: bool | None = None) -> TraceView:  # fmt: skip
     """A link of the app ("http://…/steps?d_model=32&n_heads=4&lang=zh", or just its query) as the same setting
     here: read as the app reads it (explorer.links.settings_from_link), in the link's language unless `lang` says
     otherwise. A link whose setting the app refuses raises NotebookError with the app's message (the app shows that
     message and its last good setting instead)."""
     read = settings_from_link(url, real_available=real_available)
-    lang = lang or read.lang or "en"
+    lang, dark = DEFAULTS.pick(lang or read.lang, dark)
     if read.problems:
         raise _setting_error(read.problems, lang)
     return view_of(read.settings, lang=lang, dark=dark, rejected=read.rejected)

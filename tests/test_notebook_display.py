@@ -195,6 +195,13 @@ def test_a_trace_shows_itself_in_ipython():
     trace = MultiHeadAttention(AttentionConfig(d_model=8, n_heads=2, seed=0))(embed_tokens(TOKENS, 8, 0))
     data, _ = shell.display_formatter.format(trace)
     assert 'class="mha-nb"' in data["text/html"] and data["text/plain"].startswith("<TraceView")
+    nb.DEFAULTS.lang, nb.DEFAULTS.dark = "zh", True  # a Chinese, dark notebook: every view unless its call says
+    try:
+        data, _ = shell.display_formatter.format(trace)
+        assert 'lang="zh"' in data["text/html"] and "mha-nb-dark" in data["text/html"]
+        assert nb.head_view(np.full((1, 1, 2, 2), 0.5), ["a", "b"], lang="en").lang == "en"
+    finally:
+        nb.DEFAULTS.lang, nb.DEFAULTS.dark = "en", False
 
 
 # ---- any model's heads ----------------------------------------------------------------------------------------------
