@@ -33,7 +33,8 @@ class TraceArrays:
 
     q (h, Lq, d_k); k, v (g, Lk, d_k); scores, masked_scores, weights (h, Lq, Lk); head_outputs (h, Lq, d_k);
     concat, output (Lq, d_model); w_o (d_model, d_model); mask (h, Lq, Lk) True where masked, or None;
-    batch: B of a batched trace (None: unbatched); cached: the keys include tokens before these queries (a KV cache).
+    batch: B of a batched trace (None: unbatched), item: the one shown; cached: the keys include tokens before these
+    queries (a KV cache).
     """
 
     q: np.ndarray
@@ -51,6 +52,7 @@ class TraceArrays:
     n_kv_heads: int
     scale_factor: float
     batch: int | None = None
+    item: int = 0
     cached: bool = False
 
     @property
@@ -89,7 +91,8 @@ class TraceArrays:
             output=a(trace.output), w_o=trace.w_o.detach().cpu().numpy().astype(float),
             mask=mask.astype(bool) if mask is not None and mask.any() else None, n_heads=trace.n_heads,
             n_kv_heads=trace.n_kv_heads, scale_factor=float(trace.scale_factor),
-            batch=trace.weights.shape[0] if batched else None, cached=trace.k.shape[-2] > trace.key.shape[-2],
+            batch=trace.weights.shape[0] if batched else None, item=item if batched else 0,
+            cached=trace.k.shape[-2] > trace.key.shape[-2],
         )  # fmt: skip
 
     @classmethod
@@ -143,7 +146,7 @@ class TraceView(View):
         a, lang = self.arrays, self.lang
         out = [t("nb.trace.sizes", lang, h=a.n_heads, dk=a.d_k, d=a.d_model, lq=a.len_q, lk=a.len_k)]
         if a.batch is not None:
-            out.append(t("nb.trace.batch", lang, b=a.batch, item=0))
+            out.append(t("nb.trace.batch", lang, b=a.batch, item=a.item))
         g, h = a.n_kv_heads, a.n_heads
         if g == 1 and h > 1:
             out.append(t("nb.trace.mqa", lang, h=h))

@@ -66,7 +66,10 @@ def test_a_trace_shows_torchs_weights_and_output_in_every_head():
     for head in range(4):
         np.testing.assert_allclose(shown[head], weights[0, head].numpy(), rtol=1e-3, atol=1e-6)  # 4 digits in JSON
     np.testing.assert_allclose(figure_spec(view, "output")["data"][0]["z"], out[0].numpy(), rtol=1e-3, atol=1e-5)
-    assert "A batch of 1" in " ".join(view.lines)  # a batched trace says which item it shows
+    assert t("nb.trace.batch", "en", b=1, item=0) in view.lines  # a batched trace says which item it shows
+    two = MultiHeadAttention.from_torch(ref)(torch.cat([x, x.flip(1)]))
+    np.testing.assert_array_equal(nb.show(two, batch=1).arrays.weights, two.weights[1].detach().numpy())
+    assert t("nb.trace.batch", "en", b=2, item=1) in nb.show(two, batch=1).lines
 
 
 def test_scores_concat_and_w_o_are_the_numpy_computation():
