@@ -11,6 +11,7 @@ import json
 import math
 from typing import Any
 
+from .links import encodable
 from .presets import PRESETS
 from .settings import LIMITS, MASKS, Settings, validate
 
@@ -43,14 +44,6 @@ def settings_to_json(s: Settings, lang: str = "en") -> str:
 
 def _reject_constant(name: str) -> float:
     raise SettingsFileError("not_json")
-
-
-def _encodable(text: str) -> bool:
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
 
 
 def settings_from_json(raw: bytes | str) -> tuple[Settings, str | None]:
@@ -90,7 +83,7 @@ def settings_from_json(raw: bytes | str) -> tuple[Settings, str | None]:
             value = tuple(sorted(set(value))) if ok else value
         if isinstance(value, float) and not math.isfinite(value):
             ok = False
-        if isinstance(value, str) and not _encodable(value):  # "\ud800": no UTF-8 form, no URL can carry it
+        if isinstance(value, str) and not encodable(value):  # "\ud800": no UTF-8 form, no URL can carry it
             ok = False
         if not ok:
             raise SettingsFileError("bad_field", field=name)

@@ -125,10 +125,12 @@ def attention_lines(
     min_weight: float = 0.02,
     lang: str = "en",
     style: FigureStyle | None = None,
+    numbered: bool = True,
 ) -> go.Figure:
     """BertViz-style view of weights (h, Lq, Lk): queries in a left column, keys in a right one, a line
     from query i to key j per head, stronger (more opaque, wider) for a bigger weight. One colour per
-    head (legend; click to hide). query: only that query's lines. Weights below min_weight not drawn."""
+    head (legend; click to hide). query: only that query's lines. Weights below min_weight not drawn.
+    numbered: labels as "i:label"; False: the labels as given (already numbered, e.g. from a later position)."""
     style = style or FigureStyle()
     w = np.asarray(weights, dtype=float)
     if w.ndim != 3:
@@ -139,8 +141,8 @@ def attention_lines(
             raise ValueError(f"head {k} out of range 0..{n_heads - 1}")
     if query is not None and not 0 <= query < n_q:
         raise ValueError(f"query {query} out of range 0..{n_q - 1}")
-    q_ticks, q_hover = axis_labels(query_labels, n_q, numbered=True)
-    k_ticks, k_hover = axis_labels(key_labels, n_k, numbered=True)
+    q_ticks, q_hover = axis_labels(query_labels, n_q, numbered=numbered)
+    k_ticks, k_hover = axis_labels(key_labels, n_k, numbered=numbered)
     # Centre the shorter column so both columns span the same height.
     n_max = max(n_q, n_k)
     q_y = np.arange(n_q) + (n_max - n_q) / 2
@@ -212,7 +214,8 @@ def attention_lines(
         title = t("fig.attention_lines.title", lang)
     else:
         raw_label = query_labels[query] if query_labels is not None else ""
-        title = t("fig.attention_lines.title_one", lang, query=f"“{query}:{raw_label}”")
+        shown = f"{query}:{raw_label}" if numbered else str(raw_label)
+        title = t("fig.attention_lines.title_one", lang, query=f"“{shown}”")
     note = safe_label(t("fig.attention_lines.note", lang, min=min_weight))
     fig.update_layout(
         **base_layout(style, safe_label(title), height, note),

@@ -83,6 +83,16 @@ def translator(lang: str) -> Callable[..., str]:
     return tr
 
 
+def message_text(tr: Callable[..., str], key: str, kwargs: dict) -> str:
+    """A translated message whose `which`/`name` parameters are themselves translated words (a setting's problem)."""
+    kwargs = dict(kwargs)
+    if "which" in kwargs:
+        kwargs["which"] = tr(f"which.{kwargs['which']}")
+    if "name" in kwargs:
+        kwargs["name"] = tr(f"name.{kwargs['name']}")
+    return tr(key, **kwargs)
+
+
 def normalise_lang(value: str | None) -> str:
     """Map a browser locale or URL value ('zh-CN', 'en_US', 'ZH') to one of LANGS, else the default."""
     if not value:

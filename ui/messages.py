@@ -5,16 +5,9 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from explorer import Problem
+from i18n import message_text
 
-
-def message_text(tr: Callable[..., str], key: str, kwargs: dict) -> str:
-    """A translated message whose `which`/`name` parameters are themselves translated words."""
-    kwargs = dict(kwargs)
-    if "which" in kwargs:
-        kwargs["which"] = tr(f"which.{kwargs['which']}")
-    if "name" in kwargs:
-        kwargs["name"] = tr(f"name.{kwargs['name']}")
-    return tr(key, **kwargs)
+__all__ = ["message_text", "problem_text"]
 
 
 def problem_text(tr: Callable[..., str], p: Problem) -> str:

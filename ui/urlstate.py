@@ -11,8 +11,8 @@ from __future__ import annotations
 import streamlit as st
 from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_run_ctx
 
-import i18n
-from explorer import LIMITS, MASKS, PRESETS, REAL_SIZES, WEIGHT_SOURCES, Settings, apply_preset
+from explorer import Settings, apply_preset, links
+from explorer.links import CHOICES, parse_int
 from ui import sticky
 from ui.lesson_state import URL_PARAMS as LESSON_PARAMS
 from ui.quiz_state import URL_PARAMS as QUIZ_PARAMS
@@ -24,84 +24,16 @@ _DROPPED = "_url_dropped"  # how many parameters a link had that Streamlit did n
 _FILL = "_url_preset_fill"
 DEFAULTS = Settings()
 
-CHOICES: dict[str, tuple[tuple[str, ...], str]] = {
-    "lang": (i18n.LANGS, i18n.DEFAULT_LANG),
-    "preset": (PRESETS, DEFAULTS.preset),
-    "mask": (MASKS, DEFAULTS.mask),
-    "source": (WEIGHT_SOURCES, DEFAULTS.weight_source),
-    "theme": (("auto", "light", "dark"), "auto"),  # ui/screen.py
-}
-INTS = {"d_model": (1, LIMITS.max_d_model), "n_heads": (1, LIMITS.max_heads), "seed": (0, LIMITS.max_seed),
-        "layer": (1, REAL_SIZES["layers"]),
-        "step": (1, 9)}  # step: the step /steps shows (ui/present.py; nine steps)
-BOOLS = ("cross", "scale", "add_pe", "large", "present")
-TEXTS = ("text", "text_kv", "text_pad")
-
-
-MAX_DIGITS = 12  # no allowed number has more; checked before int(), which refuses 4,300 digits with an error
-
-
-def parse_int(text: str, allow_sign: bool = False) -> int | None:
-    """`text` as an int when it is a short run of ASCII digits 0-9 (optionally after one "-"), else None.
-    str.isdigit() accepts "²" and "①", which int() refuses: only isascii() and isdecimal() together are safe."""
-    body = text[1:] if allow_sign and text.startswith("-") else text
-    if not (0 < len(body) <= MAX_DIGITS and body.isascii() and body.isdecimal()):
-        return None
-    return int(text)
-
-
-def encodable(text: str) -> bool:
-    """False for text the URL cannot carry (a lone surrogate such as "\ud800" has no UTF-8 form)."""
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
+# the link's parameters and their checks live in explorer/links.py (a notebook reads links with them too)
+LIVE_PARAMS = ("join", "me", "room", "screen", "invite", "as")  # the live class's (classroom/ checks them)
+# checked where they are read: ui.quiz_state, ui.lesson_state, the live class, the erratum a citation links to
+# (app_pages/errata.py shows a known id first), ui.streamlit_guard's mark of a link Streamlit did not read (load_once)
+ELSEWHERE = frozenset((*QUIZ_PARAMS, *LESSON_PARAMS, *LIVE_PARAMS, "erratum", DROPPED_PARAM))
 
 
 def check_params(params: dict[str, str]) -> tuple[dict[str, object], list[str]]:
     """(accepted values for the hand-synced keys, names of rejected parameters). Pure: testable."""
-    accepted: dict[str, object] = {}
-    rejected: list[str] = []
-    for name, raw in params.items():
-        value = str(raw)
-        if name in CHOICES:
-            options, _ = CHOICES[name]
-            if name == "lang":
-                value = i18n.normalise_lang(value) if value.lower()[:2] in i18n.LANGS else value
-            if name == "mask" and value == "padding" and params.get("padded"):
-                value = "chosen"  # a link from before the padding batch: its picked tokens are "chosen tokens"
-            if value in options:
-                accepted[name] = value
-            else:
-                rejected.append(name)
-        elif name == "padded":
-            parts = [p for p in value[: 4 * LIMITS.max_tokens].split(",") if p != ""]
-            numbers = [parse_int(p) for p in parts]
-            if (len(value) <= 4 * LIMITS.max_tokens and len(parts) <= LIMITS.max_tokens
-                    and all(i is not None and i < LIMITS.max_tokens for i in numbers)):  # fmt: skip
-                accepted[name] = sorted({i for i in numbers if i is not None})
-            else:
-                rejected.append(name)
-        elif name in INTS:
-            low, high = INTS[name]
-            number = parse_int(value, allow_sign=True)
-            if number is None or not low <= number <= high:
-                rejected.append(name)
-        elif name in BOOLS:
-            if value.lower() not in ("true", "false"):
-                rejected.append(name)
-        elif name in QUIZ_PARAMS or name in LESSON_PARAMS:  # checked where read: ui.quiz_state, ui.lesson_state
-            continue
-        elif name in TEXTS:
-            if len(value) > LIMITS.max_chars or not encodable(value):
-                rejected.append(name)
-        elif name in ("join", "me", "room", "screen", "invite", "as", "erratum", DROPPED_PARAM):  # the live class's
-            continue  # (classroom/ checks them), the erratum a citation links to (app_pages/errata.py shows a known id
-            # first), ui.streamlit_guard's mark of a link Streamlit did not read (load_once)
-        else:  # an unknown parameter: never echo its (user-controlled) name
-            rejected.append("?")
-    return accepted, rejected
+    return links.check_params(params, ELSEWHERE)
 
 
 def load_once() -> None:
