@@ -703,7 +703,7 @@ class MultiHeadAttention(_NamedWeights, nn.Module):
                 k, v = cache.append(k, v)  # (B, g, Lk, d_k)   every key and value so far
             scores = (q @ share_kv(k, h).transpose(-2, -1)) * scale  # (B, h, Lq, Lk)
             if c.alibi:
-                scores = scores + alibi_bias(h, len_q, len_k, past).to(scores.dtype)  # (B, h, Lq, Lk) - m_i (i - j)
+                scores = scores + alibi_bias(h, len_q, len_k, past, scores.dtype)  # (B, h, Lq, Lk) - m_h (i - j)
             masked_scores = scores if mask is None else scores + mask  # (B, h, Lq, Lk)
             weights = _masked_softmax(masked_scores, mask)  # (B, h, Lq, Lk)
             head_outputs = weights @ share_kv(v, h)  # (B, h, Lq, d_k)   head_i = A_i V_i (V_j shared by its group)
