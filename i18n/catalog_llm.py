@@ -251,7 +251,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "llm.long.title": {"en": "Long context", "zh": "长上下文"},
     "llm.long.intro": {
         "en": "A layer's scores are L × L per head: long texts make attention costly in memory and time. Two of "
-              "today's answers: a causal sliding window (Mistral 7B: each token attends to a window of {w} tokens, "
+              "today's answers: a causal sliding window (Mistral 7B: each token attends to a window of {mw} tokens, "
               "itself and the {before} before it), and FlashAttention's tiling (Dao et al. 2022), which gives the "
               "same result up to rounding without ever holding the L × L matrix. Neither changes how a decoder "
               "starts: it reads the prompt in one parallel pass (the prefill, all of the prompt's scores at once), "
