@@ -23,7 +23,7 @@ import i18n
 from explorer import Settings, apply_preset, run_scene
 from explorer.models import LLM_MODELS
 from explorer.quiz import KINDS, MAKERS, Question, check_answer, feedback, render
-from explorer.quiz_bank import MARGIN, NOTE002, WRONG_CLAIMS, TRUE_CLAIMS
+from explorer.quiz_bank import MARGIN, NOTE002, TRUE_CLAIMS, WRONG_CLAIMS
 from explorer.quiz_llm import LLM_KINDS
 from mha_core.why import scaling_experiment
 from tests.test_quiz_llm import llm_expected
@@ -297,7 +297,8 @@ def expected(name: str, sc, q: Question) -> object:
         grow_l = q.prompt.key.endswith("_L")
 
         def mults(L: int, d: int) -> int:
-            return matmul_mults({"qk": (((L, d), (d, L)),), "av": (((L, L), (L, d)),), "proj": (((L, d), (d, d)),)}[step])
+            pairs = {"qk": ((L, d), (d, L)), "av": ((L, L), (L, d)), "proj": ((L, d), (d, d))}
+            return matmul_mults((pairs[step],))
 
         return mults(7 * (k if grow_l else 1), 8 * (1 if grow_l else k)) / mults(7, 8)
     if q.kind == "softmax_weight":
@@ -346,7 +347,8 @@ def expected(name: str, sc, q: Question) -> object:
     if q.kind == "note002_shape":
         return note002_shapes(p["B"], p["T"], p["d"], p["h"])[q.prompt.key.split("prompt_")[1]]
     if q.kind == "stacked_wq":
-        return list(torch.nn.MultiheadAttention(p["d"], p["h"], bias=False, device="meta").in_proj_weight[: p["d"]].T.shape)
+        torch_layer = torch.nn.MultiheadAttention(p["d"], p["h"], bias=False, device="meta")
+        return list(torch_layer.in_proj_weight[: p["d"]].T.shape)  # torch keeps (out, in); X W^Q needs (in, out)
     if q.kind in ("mask_causal", "mask_padding"):
         i = sc.labels.index(p["query"])
         visible = [j for j in range(len(sc.kv_labels)) if not f["hidden"][i, j]]
