@@ -132,7 +132,7 @@ def alibi_slopes(n_heads: int, dtype: torch.dtype | None = None) -> Tensor:
 
 def alibi_bias(n_heads: int, len_q: int, len_k: int | None = None, past: int = 0,
                dtype: torch.dtype | None = None) -> Tensor:  # fmt: skip
-    """ALiBi's bias -m_h (i - j) of head h for query i and key j: (h, Lq, Lk), added to the scores, in `dtype`
+    """ALiBi's bias -m_a (i - j) of head a for query i and key j: (h, Lq, Lk), added to the scores, in `dtype`
     (default: torch's default dtype; computed in float64 and rounded once, so a float64 layer gets it exactly).
 
     Queries sit at positions past, past + 1, ... (past = tokens already in a KV cache), keys at 0, 1, ...;
