@@ -535,12 +535,12 @@ ERRATA: tuple[dict, ...] = (
                   "symmetric. The kernel-method reading the note goes on to use (a feature space, multiple kernel "
                   "learning) needs a Mercer kernel, symmetric and positive semi-definite. exp(u·v) of two vectors "
                   "is one. But a head compares two tokens x, x′ through $k(x, x') = \\exp(x M x'^\\top / "
-                  "\\sqrt{d_k})$ with $M = W^Q {W^K}^\\top$: a Mercer kernel when M is symmetric positive "
+                  "\\sqrt{d_k})$ with $M = W^Q (W^K)^\\top$: a Mercer kernel when M is symmetric positive "
                   "semi-definite (for instance $W^K = c\\,W^Q$ with c ≥ 0), not even symmetric when M is not "
                   "symmetric, as with independent $W^Q$ and $W^K$.",
             "zh": "一个头是核平滑器：它的权重 $\\exp(s_{ij}) / \\sum_{j'} \\exp(s_{ij'})$ 就是 Nadaraya–Watson 权重（d2l 对注意力汇聚的解释），"
                   "这样的相似度不必对称。笔记接着使用的核方法解读（特征空间、多核学习）需要 Mercer 核，即对称且半正定。两个向量的 exp(u·v) 是 Mercer 核；"
-                  "但一个头通过 $k(x, x') = \\exp(x M x'^\\top / \\sqrt{d_k})$ 比较两个词元 x、x′，其中 $M = W^Q {W^K}^\\top$：当 M "
+                  "但一个头通过 $k(x, x') = \\exp(x M x'^\\top / \\sqrt{d_k})$ 比较两个词元 x、x′，其中 $M = W^Q (W^K)^\\top$：当 M "
                   "对称半正定时（例如 $W^K = c\\,W^Q$，c ≥ 0），它是 Mercer 核；当 M 不对称时（例如 $W^Q$ 与 $W^K$ 相互独立），它连对称都不是。",
         },
         "evidence": {
@@ -659,11 +659,11 @@ ERRATA: tuple[dict, ...] = (
         "true": {
             "en": "The projections x ↦ x $W_i^Q$, x $W_i^K$, x $W_i^V$ are linear, and the score $s_{ab}$ = "
                   "$(x_a W_i^Q)(x_b W_i^K)^\\top$ = $x_a M_i x_b^\\top$ is a bilinear form of the two tokens, "
-                  "with $M_i$ = $W_i^Q {W_i^K}^\\top$ of rank ≤ $d_k$. The one non-linear step is the softmax, "
+                  "with $M_i$ = $W_i^Q (W_i^K)^\\top$ of rank ≤ $d_k$. The one non-linear step is the softmax, "
                   "the same function in every head. What differs from head to head is the matrices ($M_i$, "
                   "$W_i^V$, $W^O_i$), not a non-linearity.",
             "zh": "投影 x ↦ x $W_i^Q$、x $W_i^K$、x $W_i^V$ 都是线性的；分数 $s_{ab}$ = $(x_a W_i^Q)(x_b W_i^K)^\\top$ = "
-                  "$x_a M_i x_b^\\top$ 是两个词元的双线性型，其中 $M_i$ = $W_i^Q {W_i^K}^\\top$ 的秩 ≤ $d_k$。唯一的非线性步骤是 "
+                  "$x_a M_i x_b^\\top$ 是两个词元的双线性型，其中 $M_i$ = $W_i^Q (W_i^K)^\\top$ 的秩 ≤ $d_k$。唯一的非线性步骤是 "
                   "softmax，每个头用的都是同一个函数。各头之间不同的是矩阵（$M_i$、$W_i^V$、$W^O_i$），而不是非线性变换。",
         },
         "evidence": {
@@ -777,7 +777,7 @@ ERRATA: tuple[dict, ...] = (
         "quote": "而GPT-3则增加了头数到96个",
         "title": {
             "en": "GPT-3's 96 heads are larger heads too",
-            "zh": "GPT-3 的 96 个头维度也更大",
+            "zh": "GPT-3 有 96 个头，每个头的维度也更大",
         },
         "true": {
             "en": "The note is right that GPT-3 has 96 heads; read beside the trade-off of the paragraph, it needs "

@@ -227,3 +227,23 @@ def test_pages_survive_odd_settings() -> None:
             sharing_view(s, g)
         positions_view(s, 5)
         tiling_view(s, 0, 2)
+
+
+@pytest.mark.parametrize("block", [1, 3, 8, 64])
+def test_tiling_saves_memory_not_multiplications(block: int) -> None:
+    """The long-context page: tiling still computes every one of the L^2 scores, with the same multiplications as
+    plain softmax attention (torch's FlopCounterMode on both); what it saves is memory."""
+    from torch.utils.flop_counter import FlopCounterMode
+
+    from mha_core import tiled_attention
+
+    gen = torch.Generator().manual_seed(block)
+    q, k, v = (torch.randn(2, 64, 16, generator=gen, dtype=torch.float64) for _ in range(3))
+    with FlopCounterMode(display=False) as plain:
+        torch.softmax(q @ k.transpose(-2, -1) / 4.0, -1) @ v
+    with FlopCounterMode(display=False) as tiled:
+        out = tiled_attention(q, k, v, block)
+    assert tiled.get_total_flops() == plain.get_total_flops() == 2 * 2 * (2 * 64 * 64 * 16)  # Q K^T and A V
+    torch.testing.assert_close(out.output, torch.softmax(q @ k.transpose(-2, -1) / 4.0, -1) @ v)
+    full, kept = memory_rows((64,), block, 1)[0][1:]  # one head's bytes: the full L x L scores, what tiling keeps
+    assert full == 64 * 64 * 4 and kept == 64 * (block + 2) * 4
