@@ -67,11 +67,11 @@ ERRATA: tuple[dict, ...] = (
             "en": "One head already computes all L queries at once, and its L × $L_k$ scores are independent dot "
                   "products. Splitting into h heads cuts the same multiplications into h independent pieces, none "
                   "of which one head had to wait for. What several heads add is h attention patterns instead of "
-                  "one (the “views”), not parallelism that one head lacks (note 001's table says the same: "
+                  "one (the “views”), not parallelism that one head lacks (note 001's table makes the same claim: "
                   "⟦errata:n001_parallel⟧).",
             "zh": "一个头就已经同时计算全部 L 个查询，它的 L × $L_k$ 个分数都是相互独立的点积。分成 h 个头只是把同样的乘法切成 h "
-                  "个独立的部分，而一个头原本也不必等待其中任何一部分。多个头增加的是 h 种注意力模式而不是一种（即“多视角”），而不是单个头所缺少的并行性"
-                  "（笔记 001 的表格也是这样说的：⟦errata:n001_parallel⟧）。",
+                  "个独立的部分，而一个头原本也不必等待其中任何一部分。多个头带来的是 h 种注意力模式而不只是一种（即“多视角”），并没有带来单个头所缺少的并行性"
+                  "（笔记 001 的表格也有同样的说法：⟦errata:n001_parallel⟧）。",
         },
         "evidence": {
             "en": "Now (L = {L}): h = 1 computes $QK^\\top$ as {n1} independent dot products of length {d}, h = "
