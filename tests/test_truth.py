@@ -434,6 +434,10 @@ def test_weighted_average_gap_zero_for_one_head_positive_for_several():
     one, several = mha_numpy(x, wq, wk, wv, wo, 1), mha_numpy(x, wq, wk, wv, wo, sc.n_heads)
     assert gap(one).max() < 1e-6 and gap(several).min() > 0.05
     np.testing.assert_allclose(weighted_average_gap(rows, several), gap(several), atol=1e-6)
+    # a lower bound ("at least"): every weighted average of the rows is an affine combination, so none comes closer
+    convex = RNG.dirichlet(np.ones(rows.shape[0]), size=500)  # 500 weighted averages (weights >= 0, sum 1)
+    nearest = np.linalg.norm((convex @ rows)[:, None, :] - several[None], axis=-1).min(axis=0)  # (L,)
+    assert (nearest >= weighted_average_gap(rows, several) - 1e-9).all()
     check = average_check(Settings())
     assert check.gap_one.max() < 1e-5 and check.gap_heads.min() > 0.05 and not check.fills
 
