@@ -25,7 +25,7 @@ from explorer.settings import MASKS, WEIGHT_SOURCES, Settings
 from explorer.settings_io import FIELDS, FORMAT, VERSION, SettingsFileError, settings_from_json, settings_to_json
 
 from .lines import index_lines, line_of
-from .model import Catalog, Checkpoint, Lesson, LessonError, Stop, Text
+from .model import LESSON_TITLES, Catalog, Checkpoint, Lesson, LessonError, Stop, Text
 from .pages import N_STEPS, STEP_PAGE, app_pages, page_title_keys, stop_pages
 
 DIRECTORY = Path(__file__).resolve().parent  # the built-in lessons: lessons/*.toml
@@ -353,6 +353,9 @@ def load_all(directory: Path | str | None = None) -> Catalog:
             continue
         lessons.append(got)
     lessons.sort(key=lambda le: COURSE.index(le.id) if le.id in COURSE else len(COURSE))  # stable: file names after
+    if folder == DIRECTORY:  # the titles a citation of a lesson (⟦lesson:<id>⟧) shows
+        LESSON_TITLES.clear()
+        LESSON_TITLES.update({le.id: le.title_text for le in lessons})
     return Catalog(tuple(lessons), tuple(errors))
 
 

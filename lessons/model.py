@@ -22,11 +22,12 @@ def cited_lessons(text: str) -> list[str]:
     return LESSON_CITE.findall(text)
 
 
-def _lesson_link(lesson_id: str, lang: str) -> str:
-    from .loading import catalog  # the catalogue is loaded by the time a text is shown
+# The titles of the lessons that loaded, by id: filled by lessons.loading.load_all (this module imports nothing of it).
+LESSON_TITLES: dict[str, Text] = {}
 
-    lesson = catalog().get(lesson_id)
-    title = lesson.title(lang) if lesson is not None else lesson_id
+
+def _lesson_link(lesson_id: str, lang: str) -> str:
+    title = LESSON_TITLES[lesson_id](lang) if lesson_id in LESSON_TITLES else lesson_id
     return f"[{title}]({i18n.page_link('lesson', lang, lesson=lesson_id)})"
 
 
