@@ -1,6 +1,6 @@
 """An erratum's "what is true" says only what a test shows: one test per entry of i18n/catalog_errata.ERRATA, each
 computing the entry's claims (and the numbers it states) independently of the app's own functions: numpy and torch
-written here, torch's FlopCounterMode and nn.MultiheadAttention, scipy's principal angles, the notes' own lines.
+written here, torch's FlopCounterMode and nn.MultiheadAttention, principal angles by QR and SVD, the notes' own lines.
 A new erratum without a test here fails test_every_erratum_has_a_test."""
 
 from __future__ import annotations
@@ -10,7 +10,6 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-import scipy.linalg
 import torch
 from torch.utils.flop_counter import FlopCounterMode
 
@@ -36,6 +35,13 @@ def note(n: str, line: int) -> str:
     if not SEEDS.exists():
         pytest.skip("the lecture notes are not on this machine")
     return next(SEEDS.glob(f"{n}_*.txt")).read_text(encoding="utf-8").split("\n")[line - 1]
+
+
+def subspace_angles(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Principal angles (radians) between the column spaces of a and b: orthonormal bases by QR, then the arccos of
+    the singular values of Q_a^T Q_b (Björck and Golub)."""
+    qa, qb = np.linalg.qr(a)[0], np.linalg.qr(b)[0]
+    return np.arccos(np.clip(np.linalg.svd(qa.T @ qb, compute_uv=False), -1.0, 1.0))
 
 
 def softmax(s: np.ndarray) -> np.ndarray:
@@ -188,17 +194,17 @@ def _():
 def _():
     for seed in range(40):  # random heads of d_k = 8 in d_model = 64: not orthogonal, and meeting only in 0
         w = np.random.default_rng(seed).standard_normal((2, 64, 8))
-        angles = np.degrees(scipy.linalg.subspace_angles(w[0], w[1]))
+        angles = np.degrees(subspace_angles(w[0], w[1]))
         assert angles.min() < 89.9 and angles.max() <= 90 + 1e-9
         assert np.linalg.matrix_rank(np.concatenate(list(w), axis=1)) == 16  # 8 + 8: no shared direction
     sc = run_scene(Settings())
     closest = closest_subspaces(sc.w_q_heads)
     i, j = closest.pair
-    angle = np.degrees(scipy.linalg.subspace_angles(sc.w_q_heads[i].astype(float), sc.w_q_heads[j].astype(float)))
+    angle = np.degrees(subspace_angles(sc.w_q_heads[i].astype(float), sc.w_q_heads[j].astype(float)))
     assert closest.angle == pytest.approx(angle.min(), abs=1e-6) and closest.angle < 90  # 42.8 degrees
     pairs = [(a, b) for a in range(8) for b in range(a)]
-    smallest = min(np.degrees(scipy.linalg.subspace_angles(sc.w_q_heads[a].astype(float),
-                                                           sc.w_q_heads[b].astype(float))).min() for a, b in pairs)
+    smallest = min(np.degrees(subspace_angles(sc.w_q_heads[a].astype(float), sc.w_q_heads[b].astype(float))).min()
+                   for a, b in pairs)
     assert closest.angle == pytest.approx(smallest, abs=1e-6) and closest.shared == 0  # fmt: skip
 
 
@@ -316,7 +322,9 @@ def _():
 def _():
     CLAIMS["n000_split"]()
     wq = layer()[0]
-    block = scipy.linalg.block_diag(*wq)  # BlockDiag(W_1^Q, ..., W_h^Q): (h d, h d_k)
+    block = np.zeros((4 * 16, 16))  # BlockDiag(W_1^Q, ..., W_h^Q): (h d, h d_k)
+    for i, w in enumerate(wq):
+        block[i * 16:(i + 1) * 16, i * 4:(i + 1) * 4] = w
     assert block.shape == (4 * 16, 16)  # it would need X of h d_model columns
 
 
