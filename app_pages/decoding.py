@@ -9,7 +9,7 @@ from frame import outside_frame
 from ui import keep
 from ui.chart_element import show
 from ui.context import get_context
-from ui.decoder_text import head_table, head_text
+from ui.decoder_text import composition_text, head_table, head_text
 from ui.figure_cache import cached_figure
 from ui.llm_text import token_line
 
@@ -55,6 +55,8 @@ if run.heads is not None:  # the trained decoder: which of these heads have a jo
     st.subheader(tr("decoder.heads_title"))
     st.markdown(head_text(run.heads, layer, tr))
     st.markdown(head_table(run.heads, layer, tr))
+    if (composed := composition_text(run.heads, layer, tr)) is not None:
+        st.markdown(composed)
 
 st.subheader(tr("llm.decode.cache_title", n=t + 1))
 st.markdown(tr("llm.decode.cache_text", g=c.kv_heads, h=c.n_heads, dk=c.d_k))

@@ -31,6 +31,8 @@ for e in shown:
             st.caption(tr("errata.linked"))
         eid = e["id"]
         st.subheader(f"{tr('errata.note_n', n=e['note'])} · {tr(f'errata.{eid}.title')}", anchor=eid)
+        if e.get("kind") == "clarification":
+            st.caption(tr("errata.clarification"))
         st.caption(tr("errata.the_note", line=e["line"]))
         st.code(e["quote"], language=None, wrap_lines=True)
         st.markdown(f"**{tr('errata.what_is_true')}** " + tr(f"errata.{eid}.true"))

@@ -4,10 +4,9 @@ score matrix against tiling, and FlashAttention's running max and sum of one row
 import pandas as pd
 import streamlit as st
 
-from explorer.llm import memory_rows, tiling_view, window_view
+from explorer.llm import memory_rows, mistral_window, tiling_view, window_view
 from figures.llm import online_softmax_figure, reach_figure
 from frame import outside_frame
-from mha_core import window_reach
 from ui import keep
 from ui.chart_element import show
 from ui.context import get_context
@@ -23,7 +22,8 @@ tr, scene, settings, style, lang = ctx.t, ctx.scene, ctx.settings, ctx.style, ct
 h, L = settings.n_heads, len(scene.tokens)
 
 st.title(tr("llm.long.title"))
-st.markdown(tr("llm.long.intro"))
+mistral = mistral_window()
+st.markdown(tr("llm.long.intro", **mistral))
 
 st.header(tr("llm.long.window_title"))
 c1, c2, c3 = st.columns(3)
@@ -36,7 +36,7 @@ layers = c3.slider(tr("llm.layers"), 1, 6, key=key, on_change=keep.remember, arg
 wv = window_view(int(length), int(window), int(layers))
 show(cached_figure(reach_figure, wv.first_layer, int(layers), lang=lang, style=style), key="long_field")
 st.caption(tr("llm.long.reach_note"))
-st.markdown(tr("llm.long.reach_text", w=window, n=layers, reach=wv.reach, mistral=f"{window_reach(4096, 32):,}"))
+st.markdown(tr("llm.long.reach_text", w=window, n=layers, reach=wv.reach, **mistral))
 
 st.header(tr("llm.long.memory_title"))
 key = keep.kept("long_block", 128, valid=(32, 64, 128, 256).__contains__)

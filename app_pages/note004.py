@@ -65,7 +65,8 @@ kh = st.selectbox(tr("n4.kernel.head"), range(h), format_func=lambda i: heads[i]
 kv = kernel_view(sc.x_in, sc.w_q_heads[kh], sc.w_k_heads[kh], s.scale, *sc.qk_biases(kh))
 a, bb = kv.pair
 st.markdown(tr("n4.kernel.numbers", n=kh + 1, asym=f"{kv.asymmetry:.2f}", gap=f"{kv.max_pair_gap:.2f}",
-               a=sc.labels[a], b=sc.labels[bb], eig=f"{kv.min_eig_sym:.3g}", tied=f"{kv.tied_min_eig:.3g}"))
+               a=sc.labels[a], b=sc.labels[bb], eig=f"{kv.min_eig_sym:.3g}", tied=f"{kv.tied_min_eig:.3g}",
+               double=f"{kv.double_min_eig:.3g}"))  # fmt: skip
 ks = kernel_sum_check(sc.masked_scores, sc.v, sc.w_o_heads)
 st.caption(tr("n4.kernel.sum", gap=f"{ks.output_gap:.3g}", scale=f"{ks.output_scale:.3g}"))
 for col, (m, title, tag) in zip(st.columns(3), ((kv.scores, "n4.kernel.s", "s"), (kv.scores.T, "n4.kernel.st", "st"),

@@ -3,7 +3,7 @@
 import pandas as pd
 import streamlit as st
 
-from explorer.llm import cache_rows, kv_head_choices, sharing_view
+from explorer.llm import CACHE_COLUMNS, cache_table, kv_head_choices, sharing_view
 from figures import tiled_heads
 from figures.llm import change_figure
 from frame import outside_frame
@@ -56,12 +56,6 @@ if g < h:
 
 st.subheader(tr("llm.share.real_title"))
 st.markdown(tr("llm.share.real_text"))
-gib = 1024**3
-show_table(pd.DataFrame(
-    [(r.model.name, str(r.model.layers), str(r.model.n_heads), str(r.model.n_kv_heads), str(r.model.d_k),
-      f"{r.per_token / 1024:,.0f}", f"{r.model.context:,}", f"{r.at_context / gib:,.2f}",
-      f"{r.without_sharing / gib:,.2f}", r.model.source) for r in cache_rows()],
-    columns=[tr("llm.share.col_model"), tr("llm.col_layers"), "h", "g", "$d_k$", tr("llm.share.col_kib_token"),
-             tr("llm.share.col_context"), tr("llm.share.col_gib"), tr("llm.share.col_gib_mha"), tr("llm.col_source")],
-).set_index(tr("llm.share.col_model")))  # fmt: skip
+columns = [tr(c) if "." in c else c for c in CACHE_COLUMNS]
+show_table(pd.DataFrame(cache_table(), columns=columns).set_index(columns[0]))
 st.caption(tr("llm.share.real_caption"))

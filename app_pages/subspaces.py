@@ -3,7 +3,7 @@ self- vs cross-attention, and two scoring functions on the same input."""
 
 import streamlit as st
 
-from explorer import head_subspace_overlap, off_diagonal, output_by_head
+from explorer import closest_head_subspaces, output_by_head
 from explorer.shown import average_check, column_view
 from figures import matrix_heatmap, tiled_heads
 from frame import outside_frame
@@ -28,9 +28,12 @@ errata_links(ctx, "subspaces")
 
 # ---- heads see different subspaces; W^O adds them up
 st.header(tr("sub.heads.title"))
-overlap = off_diagonal(head_subspace_overlap(scene.w_q_heads))  # cos of the smallest principal angle between heads
-st.markdown(tr("sub.heads.text", h=h, dk=settings.d_k, d=settings.d_model,
-               overlap=f"{overlap.high:.2f}" if overlap else "—"))  # fmt: skip
+closest = closest_head_subspaces(scene.w_q_heads)  # the two heads' query subspaces at the smallest principal angle
+if closest is None:
+    st.markdown(tr("sub.heads.one", dk=settings.d_k, d=settings.d_model))
+else:
+    st.markdown(tr("sub.heads.text", h=h, dk=settings.d_k, d=settings.d_model, i=closest.pair[0] + 1,
+                   j=closest.pair[1] + 1, angle=f"{closest.angle:.1f}", shared=closest.shared))  # fmt: skip
 head_similarity_section(ctx, "sub")
 st.subheader(tr("sub.wo.title"))
 st.latex(r"\mathrm{Concat}(\mathrm{head}_1,\dots,\mathrm{head}_h)\,W^O = \sum_{i=1}^{h} \mathrm{head}_i\,W^O_i,"

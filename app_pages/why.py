@@ -113,8 +113,10 @@ else:
     st.info(tr("why.params.too_big", d=d))
 
 st.subheader(tr("why.params.models_title"))
-st.markdown(tr("why.params.models_text"))
+rows = model_rows()
+st.markdown(tr("why.params.models_text", d_lo=f"{min(r[1] for r in rows):,}", d_hi=f"{max(r[1] for r in rows):,}",
+               dk_lo=min(r[3] for r in rows), dk_hi=max(r[3] for r in rows)))  # fmt: skip
 st.table(pd.DataFrame(
-    [(name, f"{dm:,}", str(h), str(dk), str(n), f"{params:,}") for name, dm, h, dk, n, params in model_rows()],
+    [(name, f"{dm:,}", str(h), str(dk), str(n), f"{params:,}") for name, dm, h, dk, n, params in rows],
     columns=["", "d_model", "h", "d_k = d_model / h", tr("why.params.col_layers"), tr("why.params.col_params")],
 ).set_index(""))  # fmt: skip

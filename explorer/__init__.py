@@ -1,6 +1,7 @@
 """The app's logic without UI: settings, presets, and the cached pipeline that turns settings into a Scene."""
 
 from .derived import (
+    closest_head_subspaces,
     head_subspace_overlap,
     off_diagonal,
     output_by_head,
@@ -25,6 +26,7 @@ __all__ = [
     "Scene",
     "Settings",
     "apply_preset",
+    "closest_head_subspaces",
     "head_subspace_overlap",
     "model_rows",
     "off_diagonal",

@@ -12,7 +12,14 @@ import torch
 
 from budget import GATE, ByteLRU, array_bytes, memoize
 from mha_core import positional_similarity, sinusoidal_positional_encoding, split_weight_columns, wavelengths
-from mha_core.note004 import RotationDemo, rho_extremes, rotation_demo, subspace_overlap
+from mha_core.note004 import (
+    ClosestSubspaces,
+    RotationDemo,
+    closest_subspaces,
+    rho_extremes,
+    rotation_demo,
+    subspace_overlap,
+)
 from mha_core.why import head_contributions
 
 from .pipeline import Scene, _ro, run_scene
@@ -65,6 +72,13 @@ def head_subspace_overlap(w_heads: np.ndarray) -> np.ndarray:
     the largest CPU cost of /subspaces under bench/soak.py, run by every heavy user at once)."""
     with GATE.slot(GATE.is_heavy(int(np.size(w_heads)))):
         return subspace_overlap(w_heads)
+
+
+def closest_head_subspaces(w_heads: np.ndarray) -> ClosestSubspaces | None:
+    """mha_core.note004.closest_subspaces of the per-head blocks (h, d_model, d_k), from head_subspace_overlap."""
+    if len(w_heads) < 2:
+        return None
+    return closest_subspaces(w_heads, head_subspace_overlap(w_heads))  # then only three ranks
 
 
 @dataclass(frozen=True)

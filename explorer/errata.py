@@ -8,10 +8,11 @@ from functools import lru_cache
 import numpy as np
 import torch
 
-from i18n import t
+from i18n import cite_plain, t
 from i18n.catalog_errata import ERRATA
 from mha_core import MultiHeadAttention, operation_counts, parameter_count
 from mha_core.note004 import (
+    closest_subspaces,
     cost_by_heads,
     heads_reading_input,
     inclusion_check,
@@ -20,6 +21,7 @@ from mha_core.note004 import (
     linearity_check,
     rho_extremes,
     subspace_overlap,
+    symmetric_start,
 )
 from mha_core.why import head_contributions
 
@@ -97,6 +99,11 @@ def _real_heads_contrib() -> dict[str, str] | None:
     return {"lo": f"{tr.min():.2f}", "hi": f"{tr.max():.2f}", "rlo": f"{rnd.min():.2f}", "rhi": f"{rnd.max():.2f}"}
 
 
+def _symmetric_start(sc: Scene):
+    """The symmetry-breaking evidence on this Scene: the heads' gradients from a common start and from their own."""
+    return symmetric_start(sc.x_in, sc.w_q_heads, sc.w_k_heads, sc.w_v_heads, sc.w_o_heads, seed=sc.settings.seed)
+
+
 def evidence(sc: Scene) -> dict[str, dict[str, str]]:
     """Format fields of each entry's live sentence (errata.<id>.evidence), computed on this Scene."""
     h, d, L = sc.n_heads, sc.d_model, sc.len_q
@@ -113,8 +120,7 @@ def evidence(sc: Scene) -> dict[str, dict[str, str]]:
     fused_gap = float(np.abs(sc.q_fused.reshape(L, h, sc.d_k).transpose(1, 0, 2) - sc.q).max())
     x_in = np.asarray(sc.x_in, dtype=np.float64)
     transposed_gap = float(np.abs(x_in @ np.asarray(sc.w_q).T - x_in @ np.asarray(sc.w_q)).max())  # X (W^Q)^T vs X W^Q
-    overlap = subspace_overlap(sc.w_q_heads)
-    off = overlap[~np.eye(h, dtype=bool)] if h > 1 else np.array([0.0])
+    closest = closest_subspaces(sc.w_q_heads, subspace_overlap(sc.w_q_heads)) if h > 1 else None
     s_rows = sc.scores[0].sum(axis=-1)
     by_step = {c.step: c for c in operation_counts(L, d, h, len_k=sc.len_k)}
     total = sum(c.mults for c in by_step.values())
@@ -131,10 +137,17 @@ def evidence(sc: Scene) -> dict[str, dict[str, str]]:
     sizes = {m.name: m for m in REAL_MODELS}
     base, gpt = sizes["Transformer base (2017)"], sizes["GPT-3 175B (2020)"]
     one_head = parameter_count(d, 1)
+    matmul = sum(c.mults for k, c in by_step.items() if k != "scale")
+    parallel = {"L": str(L), "d": str(d), "dk": str(sc.d_k), "h": str(h), "n1": f"{L * sc.len_k:,}",
+                "nh": f"{h * L * sc.len_k:,}", "mults": f"{by_step['qk'].mults:,}"}  # fmt: skip
+    spread = float(np.abs(sc.weights - sc.weights[:1]).max())  # how far the heads' weights are from head 1's
+    sym = _symmetric_start(sc)
     out: dict[str, dict[str, str]] = {
         "n000_split": {"heads": reading, "h": str(h)},
         "n004_blockdiag": {"heads": reading, "h": str(h)},
         "n000_wo": {"gap": _g(float(np.abs(sc.concat - sc.output).max()))},
+        "n001_wo": {"gap": _g(float(np.abs(sc.concat - sc.output).max()))},
+        "n000_parallel": parallel | {"spread": _g(spread)},
         "n000_a": {"lo": f"{s_rows.min():.2f}", "hi": f"{s_rows.max():.2f}"},
         "n000_t": {"d": str(d), "L": str(L), "adds": f"{one['qk'].adds:,}"},
         "n000_mult": {"h": str(h), "mults": f"{costs[1].matmul_mults:,}", "x": str(h),
@@ -142,19 +155,17 @@ def evidence(sc: Scene) -> dict[str, dict[str, str]]:
         "n001_q": {"q1": q1, "q2": q2},
         "n001_params": {"d": str(d), "h": str(h), "mh": f"{parameter_count(d, h).weights:,}",
                         "s4": f"{one_head.weights:,}", "s3": f"{one_head.weights - one_head.w_o:,}"},
-        "n001_orth": {"cos": f"{off.max():.2f}"},
+
         "n001_f": {"gap": _g(sum_gap)},
-        "n001_parallel": {"L": str(L), "d": str(d), "dk": str(sc.d_k), "h": str(h), "n1": f"{L * sc.len_k:,}",
-                          "nh": f"{h * L * sc.len_k:,}", "mults": f"{by_step['qk'].mults:,}",
-                          "steps": str(len(by_step))},
+        "n001_parallel": parallel,
         "n000_unified": {"d": str(d), "dk": str(sc.d_k), "h": str(h), "wgap": _g(float(np.abs(wq_cut - sc.w_q).max())),
                          "gap": _g(fused_gap)},
-        "n000_qkonly": {"L": str(L), "d": str(d), "total": f"{total:,}", "qk": _pct(by_step["qk"].mults, total),
+        "n000_qkonly": {"L": str(L), "d": str(d), "total": f"{total:,}", "mm": f"{matmul:,}",
+                        "scale": f"{by_step['scale'].mults:,}", "qk": _pct(by_step["qk"].mults, total),
                         "av": _pct(by_step["weights_v"].mults, total), "proj": _pct(proj, total),
                         "n_qk": _pct(note["qk"].mults, note_total), "n_proj": _pct(note_proj, note_total)},
         "n001_kv": {"gap": _g(kv_gap), "scale": _g(kv_scale)},
-        "n001_learn": {"h": str(h), "weights": f"{parameter_count(d, h).weights:,}", "heads": reading,
-                       "cos": f"{off.max():.2f}"},
+        "n001_learn": {"h": str(h), "weights": f"{parameter_count(d, h).weights:,}", "heads": reading},
         "n002_head": {"all": _shape(shapes["head_outputs"]), "one": _shape(shapes["head_i"]),
                       "concat": _shape(shapes["concat"])},
         "n004_mkl": {"gap": _g(ks.output_gap), "scale": _g(ks.output_scale), "wgap": _g(ks.weight_gap)},
@@ -165,13 +176,17 @@ def evidence(sc: Scene) -> dict[str, dict[str, str]]:
                       "h_same": str(gpt.d_model // (base.d_model // base.n_heads))},
         "n004_stack": {"dk": str(sc.d_k), "gap": _g(fused_gap), "tgap": _g(transposed_gap)},
         "n004_kernel": {"asym": f"{kv.asymmetry:.2f}", "eig": f"{kv.min_eig_sym:.3g}",
-                        "tied": f"{kv.tied_min_eig:.3g}"},
+                        "tied": f"{kv.tied_min_eig:.3g}", "double": f"{kv.double_min_eig:.3g}"},
+        "n004_optima": {"same": _g(sym.same_start_gap), "own": _g(sym.own_weights_gap)},
         "n004_fh": {"d": str(d), "r1": str(incl[0].single_rank), "h0": str(fails[0]) if fails else "—"},
         "n004_asym": {"gap": f"{kv.max_pair_gap:.2f}"},
         "n004_basis": {"h": str(h), "gap": _g(sum_gap)},
         "n004_free": {"L": str(L), "mults": f"{costs[1].matmul_mults:,}", "e1": f"{costs[1].exponentials:,}",
                       "eh": f"{costs[h].exponentials:,}", "h": str(h)},
     }  # fmt: skip
+    if closest is not None:
+        out["n001_orth"] = {"i": str(closest.pair[0] + 1), "j": str(closest.pair[1] + 1),
+                            "angle": f"{closest.angle:.1f}", "shared": str(closest.shared), "dk": str(sc.d_k)}
     real = _real_heads_contrib()
     if real is not None:
         out["n004_lowcorr"] = real
@@ -184,7 +199,7 @@ def evidence(sc: Scene) -> dict[str, dict[str, str]]:
 # ------------------------------------------------------------------------------------------ README
 README_START = "## Where the lecture notes are wrong"
 PAGE_KEYS = {url: f"page.{url}" for url in ("why", "subspaces", "note004", "heads", "steps", "worked", "minilm",
-                                             "lab")}
+                                             "lab")}  # fmt: skip
 
 
 def readme_section() -> str:
@@ -198,6 +213,7 @@ def readme_section() -> str:
     for e in ERRATA:
         page = t(PAGE_KEYS[e["page"]], "en") if e["page"] else ""
         shown = f" Shown on the page “{page}” (`{e['computation']}`)." if page else ""
-        lines.append(f"- **Note {e['note']}, line {e['line']}** — {e['title']['en']}. The note: `` {e['quote']} ``. "
-                     f"{e['true']['en']}{shown}")  # fmt: skip
+        kind = f" ({t('errata.clarification', 'en')})" if e.get("kind") == "clarification" else ""
+        lines.append(f"- **Note {e['note']}, line {e['line']}** — {e['title']['en']}{kind}. The note: "
+                     f"`` {e['quote']} ``. {cite_plain(e['true']['en'], 'en')}{shown}")  # fmt: skip
     return "\n".join(lines) + "\n"

@@ -95,7 +95,8 @@ def sharing_view(settings: Settings, n_kv_heads: int) -> SharingView:
 
 @dataclass(frozen=True)
 class CacheRow:
-    """One model's KV cache in 16-bit numbers: per token, at its context length, and if every head kept its own K/V."""
+    """One model's KV cache in 16-bit numbers: per token, at its context length (the last w tokens only with a sliding
+    window of w: `model.cached_tokens`), and the same if every head kept its own K/V."""
 
     model: DecoderSize
     per_token: int
@@ -112,9 +113,35 @@ def cache_rows(models: tuple[DecoderSize, ...] = LLM_MODELS, bytes_per_number: i
     rows = []
     for m in models:
         per_token = kv_cache_bytes(1, m.n_kv_heads, m.d_k, m.layers, bytes_per_number)
-        at = kv_cache_bytes(m.context, m.n_kv_heads, m.d_k, m.layers, bytes_per_number)
-        rows.append(CacheRow(m, per_token, at, kv_cache_bytes(m.context, m.n_heads, m.d_k, m.layers, bytes_per_number)))
+        at = kv_cache_bytes(m.cached_tokens, m.n_kv_heads, m.d_k, m.layers, bytes_per_number)
+        without = kv_cache_bytes(m.cached_tokens, m.n_heads, m.d_k, m.layers, bytes_per_number)
+        rows.append(CacheRow(m, per_token, at, without))
     return rows
+
+
+GIB = 1024**3
+# The columns of the table "The KV cache of real models" (the sharing page and the handout): catalogue keys, or a
+# symbol shown as it is.
+CACHE_COLUMNS = ("llm.share.col_model", "llm.col_layers", "h", "g", "$d_k$", "llm.share.col_kib_token",
+                 "llm.share.col_context", "llm.share.col_cached", "llm.share.col_gib", "llm.share.col_gib_mha",
+                 "llm.col_source")  # fmt: skip
+
+
+def cache_table(rows: list[CacheRow] | None = None) -> list[list[str]]:
+    """cache_rows() as the table shows them, one list of texts per model in the order of CACHE_COLUMNS."""
+    return [[r.model.name, str(r.model.layers), str(r.model.n_heads), str(r.model.n_kv_heads), str(r.model.d_k),
+             f"{r.per_token / 1024:,.0f}", f"{r.model.context:,}", f"{r.model.cached_tokens:,}",
+             f"{r.at_context / GIB:,.2f}", f"{r.without_sharing / GIB:,.2f}", r.model.source]
+            for r in (cache_rows() if rows is None else rows)]  # fmt: skip
+
+
+def mistral_window() -> dict[str, str]:
+    """Mistral-7B's sliding window as the long-context texts state it: the window w, the w - 1 tokens before a token,
+    its layers, and how far its stacked windows reach (window_reach), from LLM_MODELS."""
+    m = next(m for m in LLM_MODELS if m.name.startswith("Mistral"))
+    assert m.window is not None
+    return {"mw": f"{m.window:,}", "before": f"{m.window - 1:,}", "ml": str(m.layers),
+            "mistral": f"{window_reach(m.window, m.layers):,}"}  # fmt: skip
 
 
 # ----- where positions go ---------------------------------------------------------------------------------

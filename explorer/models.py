@@ -38,7 +38,8 @@ def model_rows(models: tuple[ModelSize, ...] = REAL_MODELS) -> list[tuple[str, i
 
 @dataclass(frozen=True)
 class DecoderSize:
-    """A decoder's published attention sizes: layers, h query heads, g K/V heads, d_k; context in tokens."""
+    """A decoder's published attention sizes: layers, h query heads, g K/V heads, d_k; context in tokens; the
+    sliding window w of a model whose every layer attends to its last w keys only (None: full causal attention)."""
 
     name: str
     layers: int
@@ -48,6 +49,13 @@ class DecoderSize:
     d_model: int
     context: int
     source: str
+    window: int | None = None
+
+    @property
+    def cached_tokens(self) -> int:
+        """Tokens whose keys and values one sequence keeps at full context: all of them, or with a sliding window
+        only the last w (Mistral's rolling buffer cache of w slots)."""
+        return self.context if self.window is None else min(self.context, self.window)
 
 
 # Published sizes only (papers' tables and the models' config.json); every other number on the page is computed.
@@ -57,9 +65,12 @@ LLM_MODELS: tuple[DecoderSize, ...] = (
                 "Touvron et al. 2023, Table 1; meta-llama/Llama-2-7b-hf config.json"),
     DecoderSize("Llama-2-70B (2023)", 80, 64, 8, 128, 8192, 4096,
                 "Touvron et al. 2023, Table 1 (GQA) and §2.2; meta-llama/Llama-2-70b-hf config.json"),
-    DecoderSize("Mistral-7B (2023)", 32, 32, 8, 128, 4096, 8192, "Jiang et al. 2023, Table 1 (window 4096)"),
-    DecoderSize("Qwen2-7B (2024)", 28, 28, 4, 128, 3584, 32768,
-                "Yang et al. 2024 (Qwen2 report), Table 1; Qwen/Qwen2-7B config.json"),
-    DecoderSize("Qwen2-72B (2024)", 80, 64, 8, 128, 8192, 32768,
-                "Yang et al. 2024 (Qwen2 report), Table 1; Qwen/Qwen2-72B config.json"),
+    DecoderSize("Mistral-7B (2023)", 32, 32, 8, 128, 4096, 8192,
+                "Jiang et al. 2023, Table 1 (context_len 8192, window_size 4096)", window=4096),
+    DecoderSize("Qwen2-7B (2024)", 28, 28, 4, 128, 3584, 131072,
+                "Yang et al. 2024 (Qwen2 report), Table 1; Qwen/Qwen2-7B config.json (max_position_embeddings)"),
+    DecoderSize("Qwen2-72B (2024)", 80, 64, 8, 128, 8192, 131072,
+                "Yang et al. 2024 (Qwen2 report), Table 1; Qwen/Qwen2-72B config.json (max_position_embeddings)"),
+    DecoderSize("Gemma-2B (2024)", 18, 8, 1, 256, 2048, 8192,
+                "Gemma Team 2024, Table 1 (multi-query); google/gemma-2b config.json"),
 )  # fmt: skip

@@ -407,12 +407,23 @@ def entropy_scaling(sc: Scene, rng: random.Random) -> Question | None:
 
 
 def permutation(sc: Scene, rng: random.Random) -> Question | None:
-    """Swap two input tokens: without positional encoding (and no causal mask) the output rows just swap."""
+    """Swap two different input tokens: without positional encoding (and no causal mask) the output rows just swap.
+    Two tokens with the same embedding (the same word twice) swap into the same input: they are never asked; a
+    sentence with no two different tokens far enough apart gets five made-up ones."""
     case = rng.choice(["plain", "pe", "causal"])
-    n = sc.len_q if sc.len_q >= 4 else 5
-    labels = sc.labels if sc.len_q >= 4 else tuple(str(i) for i in range(n))
-    a = rng.randrange(n - 2)
-    b = rng.randrange(a + 2, n)  # a token between them, so a causal mask changes a row other than a and b
+    # a token between a and b, so that a causal mask changes a row other than a and b
+    first, second = np.triu_indices(sc.len_q, k=2)
+    seen: dict[bytes, int] = {}
+    token = np.array([seen.setdefault(row.tobytes(), len(seen)) for row in sc.x])  # one number per embedding
+    apart = np.flatnonzero(token[first] != token[second]) if sc.len_q >= 4 else np.array([], dtype=int)
+    if apart.size:
+        n, labels = sc.len_q, sc.labels
+        pick = int(apart[rng.randrange(apart.size)])
+        a, b = int(first[pick]), int(second[pick])
+    else:
+        n, labels = 5, tuple(str(i) for i in range(5))
+        a = rng.randrange(n - 2)
+        b = rng.randrange(a + 2, n)
     names = ("swap", "same", "only_ab", "other")
     right = "swap" if case == "plain" else "other"
     opts = {

@@ -27,7 +27,8 @@ def kv_cache_mib(sc: Scene, rng: random.Random) -> Question:
     else:
         m = rng.choice(LLM_MODELS)
         layers, h, g, dk, name = m.layers, m.n_heads, m.n_kv_heads, m.d_k, m.name
-        length, unit = rng.choice([1024, 2048, 4096]), MIB
+        # at most what the model holds: its context (GPT-3: 2,048), the last w tokens with a sliding window of w
+        length, unit = rng.choice([n for n in (1024, 2048, 4096) if n <= m.cached_tokens]), MIB
     per = 2 * layers * g * dk * length * 2  # K and V, every layer, g heads of d_k, L tokens, 2 bytes
     traps = [
         Trap(per / 2 / unit, _m("kv_cache_mib", "trap_one_of_kv")),
@@ -48,7 +49,7 @@ def gqa_params(sc: Scene, rng: random.Random) -> Question:
     if _by_hand(sc):
         d, h, g = rng.choice([(8, 4, 2), (8, 4, 1), (12, 6, 2), (16, 4, 2)])
     else:
-        m = rng.choice(LLM_MODELS[1:])  # GPT-3 shares nothing
+        m = rng.choice([m for m in LLM_MODELS if m.n_kv_heads < m.n_heads])  # models that do share K/V heads
         d, h, g = m.d_model, m.n_heads, m.n_kv_heads
     dk = d // h
     answer = 2 * d * d + 2 * d * g * dk

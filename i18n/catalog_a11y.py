@@ -47,6 +47,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "a11y.language": {"en": "Language / 语言", "zh": "语言 / Language"},
     # ---- Streamlit's own English texts (ui/a11y.js rewrites them on Chinese pages)
     "a11y.st.help_for": {"en": "Help for {label}", "zh": "“{label}”的说明"},
+    "a11y.st.skip": {"en": "Skip to main content", "zh": "跳到主要内容"},
     "a11y.st.open": {"en": "Open", "zh": "打开"},
     "a11y.st.close": {"en": "Close", "zh": "关闭"},
     "a11y.st.sidebar": {"en": "Sidebar", "zh": "侧边栏"},

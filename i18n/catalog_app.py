@@ -20,7 +20,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "原理：子空间、Wᴼ 与评分函数",
     },
     "page.note004": {"en": "Why multi-head, tested", "zh": "多头为何有效：逐条检验"},
-    "page.errata": {"en": "Where the notes are wrong", "zh": "笔记中的错误"},
+    "page.errata": {"en": "Where the notes are wrong", "zh": "笔记勘误"},
     "page.minilm": {"en": "A real model's heads", "zh": "真实模型的注意力头"},
     # ---- sidebar
     "sb.preset": {"en": "Preset", "zh": "预设"},
@@ -73,7 +73,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "Causal: a token may not attend to later tokens. Padding: a batch of this sentence and a second, "
         "shorter or longer one; the shorter is filled with [PAD], which every query ignores. Chosen tokens: the "
         "key tokens you pick are ignored by every query.",
-        "zh": "因果：词元不能关注其后的词元。填充：本句与第二个（更短或更长的）句子组成一个批次，"
+        "zh": "因果：词元不能关注其后的词元。填充：本句与第二个（更短或更长的）句子组成一个批量，"
         "较短的用 [PAD] 补齐，所有查询都忽略 [PAD]。选定的词元：所有查询都忽略你选中的键词元。",
     },
     "sb.padded": {"en": "Key tokens to mask (chosen tokens)", "zh": "要掩蔽的键词元（选定的词元）"},
@@ -191,7 +191,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "home.errata_text": {
         "en": "The app always shows computed numbers, never the notes'. It lists {n} places where the notes are "
               "wrong, each with the live computation that shows it.",
-        "zh": "本应用始终显示计算得到的数值，从不照抄笔记。它列出了笔记中的 {n} 处错误，每一处都附有证明它的实时计算。",
+        "zh": "本应用始终显示计算得到的数值，从不照抄笔记。它列出了笔记的 {n} 条勘误，每一处都附有证明它的实时计算。",
     },
     # ---- page: inputs
     "inputs.title": {"en": "Inputs: tokens, embeddings, positions", "zh": "输入：词元、嵌入与位置"},
@@ -314,14 +314,14 @@ STRINGS: dict[str, dict[str, str]] = {
     "steps.split.text": {
         "en": "A reshape and a transpose, no arithmetic: h = {h} heads of width $d_k$ = {dk}. Every tensor and "
               "its shape (note 002's table, for the current setting, from a real run):",
-        "zh": "只是重塑（reshape）和转置，没有任何计算：h = {h} 个头，每个宽 $d_k$ = {dk}。各张量及其形状（笔记 002 的表格，按当前设置，取自一次实际运行）：",
+        "zh": "只是重塑（reshape）和转置，没有任何计算：h = {h} 个头，每个头的维度 $d_k$ = {dk}。各张量及其形状（笔记 002 的表格，按当前设置，取自一次实际运行）：",
     },
     "steps.split.batch": {"en": "Batch size B for the table", "zh": "表格中的批量大小 B"},
     "steps.split.batch_help": {
         "en": "The app computes one sentence (B = 1). Set B (up to {max}) to run the core on a batch of B random "
               "sentences of this length and read every shape from that run, e.g. B = 32 as in note 002. The "
               "weights do not depend on B.",
-        "zh": "本应用只计算一句话（B = 1）。设置 B（最多 {max}）后，核心会在 B 个同样长度的随机句子组成的批次上运行一次，各张量的形状都读自这次运行，例如笔记 002 中的 B = 32。权重与 "
+        "zh": "本应用只计算一句话（B = 1）。设置 B（最多 {max}）后，核心会在 B 个同样长度的随机句子组成的批量上运行一次，各张量的形状都读自这次运行，例如笔记 002 中的 B = 32。权重与 "
               "B 无关。",
     },
     "steps.col_tensor": {"en": "tensor", "zh": "张量"},
@@ -355,7 +355,7 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "steps.mask.padding": {
         "en": "Padding mask: the [PAD] keys of each batch item are −∞ for every query (empty cells).",
-        "zh": "填充掩码：每个批次句子中的 [PAD] 键对所有查询都是 −∞（空白格）。",
+        "zh": "填充掩码：批量中每个句子的 [PAD] 键对所有查询都是 −∞（空白格）。",
     },
     "steps.softmax.title": {"en": "Softmax: attention weights", "zh": "Softmax：注意力权重"},
     "steps.softmax.latex": {
@@ -379,7 +379,7 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "steps.concat.text": {
         "en": "The h = {h} outputs of width {dk} side by side: h · $d_k$ = {d} = $d_\\text{{model}}$ again.",
-        "zh": "把 h = {h} 个宽度为 {dk} 的输出横向拼接：h · $d_k$ = {d}，重新等于 $d_\\text{{model}}$。",
+        "zh": "把 h = {h} 个维度为 {dk} 的输出横向拼接：h · $d_k$ = {d}，重新等于 $d_\\text{{model}}$。",
     },
     "steps.out.title": {
         "en": "Output projection $W^O$",

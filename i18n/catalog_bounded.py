@@ -68,9 +68,9 @@ STRINGS: dict[str, dict[str, str]] = {
     "nav.not_found_title": {"en": "Page not found", "zh": "找不到页面"},
     "nav.not_found": {
         "en": "There is no page “{page}” in this app. Pick a page in the sidebar, or start from the overview.",
-        "zh": "本应用中没有名为“{page}”的页面。请在侧边栏中选择页面，或从概览开始。",
+        "zh": "本应用中没有名为“{page}”的页面。请在侧边栏中选择页面，或从总览开始。",
     },
-    "nav.go_home": {"en": "Go to the overview", "zh": "前往概览"},
+    "nav.go_home": {"en": "Go to the overview", "zh": "前往总览"},
     "io.upload_limit": {
         "en": "Drag a settings file (.json) here or browse for one; at most {mb} MB.",
         "zh": "将设置文件（.json）拖到这里，或点击按钮选择文件；最大 {mb} MB。",

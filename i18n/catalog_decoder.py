@@ -20,6 +20,17 @@ STRINGS: dict[str, dict[str, str]] = {
                "做这件事；把权重平均分散开的头得分为 {uniform_prev} 和 {uniform_ind}。得分至少为 {at}、且至少是"
                "未训练时最高的头的 {ratio} 倍的头，才会被标注。"),
     },
+    "decoder.composition": {
+        "en": ("How the induction heads find the earlier copy: layer {w_layer}'s head {w_head}, the previous-token head, "
+               "writes “the token before me” into every position, and the induction heads' keys read it "
+               "(K-composition). Measured: take that head's contribution out of the input of layer {layer}'s keys "
+               "only, and the induction scores of heads {heads} fall from {before} to {keys}; take it out of their "
+               "queries only, and they stay at {queries}."),
+        "zh": ("归纳头如何找到先前的那一份：第 {w_layer} 层的头 {w_head}（前一词元头）把“我前面的那个词元”写进每个位置，"
+               "归纳头的键读取它（K 组合）。测量结果：只从第 {layer} 层键的输入中去掉这个头的贡献，头 {heads} 的归纳"
+               "得分从 {before} 降到 {keys}；只从查询的输入中去掉，它们仍为 {queries}。"),
+    },
+    "decoder.sep": {"en": ", ", "zh": "、"},
     "decoder.col_head": {"en": "head", "zh": "头"},
     "decoder.col_previous": {"en": "previous token (untrained)", "zh": "前一词元（未训练）"},
     "decoder.col_induction": {"en": "induction (untrained)", "zh": "归纳（未训练）"},

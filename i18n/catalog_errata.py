@@ -2,9 +2,11 @@
 section "Where the lecture notes are wrong" (scripts/errata_readme.py) are all drawn from ERRATA.
 
 Each entry: id; note (000..004) and line in /work/shared/seeds; quote: the note's own words, verbatim (tests check
-them against the note files when present); title and true: what is wrong and what is true (en, zh); evidence:
-a sentence with the live numbers explorer/errata.py computes on the current setting ({...} fields); page: the
-page (url_path) whose demonstration shows it; computation: the function(s) that compute that demonstration.
+them against the note files when present); title and true: what is wrong and what is true (en, zh), and "true" says
+only what a test shows (tests/test_errata_claims.py holds one test per entry); evidence: a sentence with the live
+numbers explorer/errata.py computes on the current setting ({...} fields); page: the page (url_path) whose
+demonstration shows it; computation: the function(s) that compute that demonstration; kind "clarification" (optional)
+for an entry whose quote is right but incomplete. A text may cite another entry (⟦errata:<id>⟧).
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ ERRATA: tuple[dict, ...] = (
                   "h·$d_k$ = $d_\\text{model}$, not the input (the same misconception as note 004's "
                   "block-diagonal projection).",
             "zh": "每个 $W_i^Q$、$W_i^K$、$W_i^V$ 的形状都是 $d_\\text{model}$ × $d_k$：每个头都读取全部 $d_\\text{model}$ 个输入维度。分给"
-                  "各个头的是投影后的宽度 h·$d_k$ = $d_\\text{model}$，而不是输入（与笔记 004 的分块对角投影是同一个误解）。",
+                  "各个头的是投影后的维度 h·$d_k$ = $d_\\text{model}$，而不是输入（与笔记 004 的分块对角投影是同一个误解）。",
         },
         "evidence": {
             "en": "Now: input dimension 1 changes the queries of {heads} of the {h} heads.",
@@ -41,16 +43,44 @@ ERRATA: tuple[dict, ...] = (
         },
         "true": {
             "en": "MultiHead(Q, K, V) = Concat($\\mathrm{head}_1$, …, $\\mathrm{head}_h$) $W^O$: the output "
-                  "projection is part of multi-head attention (notes 001, 002 and 004 write it so). Note 000 "
-                  "calls the concatenation alone MultiHead and multiplies by $W_O$ one line later.",
-            "zh": "MultiHead(Q, K, V) = Concat($\\mathrm{head}_1$, …, $\\mathrm{head}_h$) $W^O$：输出投影属于多头注意力本身（笔记 "
-                  "001、002、004 都这样写）。笔记 000 把拼接结果本身称为 MultiHead，下一行才乘以 $W_O$。",
+                  "projection is part of multi-head attention, as notes 002 and 004 write it and as note 001's "
+                  "summary does. Note 000 calls the concatenation alone MultiHead and multiplies by $W_O$ one line "
+                  "later; note 001 makes the same slip in its section 4 (⟦errata:n001_wo⟧).",
+            "zh": "MultiHead(Q, K, V) = Concat($\\mathrm{head}_1$, …, $\\mathrm{head}_h$) $W^O$：输出投影属于多头注意力本身，笔记 "
+                  "002 和 004 都这样写，笔记 001 的汇总公式也是如此。笔记 000 把拼接结果本身称为 MultiHead，下一行才乘以 $W_O$；笔记 001 "
+                  "在第 4 节也犯了同样的错（⟦errata:n001_wo⟧）。",
         },
         "evidence": {
             "en": "Now: the concatenation and the output differ by up to {gap}.",
             "zh": "当前设置：拼接结果与输出之间最大相差 {gap}。",
         },
         "page": "steps", "computation": "AttentionTrace.concat vs AttentionTrace.output",
+    },
+    {
+        "id": "n000_parallel", "note": "000", "line": 6,
+        "quote": "主要**增加了一种并行化和多视角的机制**",
+        "title": {
+            "en": "Several heads add views, not parallelism",
+            "zh": "多个头增加的是视角，而不是并行性",
+        },
+        "true": {
+            "en": "One head already computes all L queries at once, and its L × $L_k$ scores are independent dot "
+                  "products. Splitting into h heads cuts the same multiplications into h independent pieces, none "
+                  "of which one head had to wait for. What several heads add is h attention patterns instead of "
+                  "one (the “views”), not parallelism that one head lacks (note 001's table makes the same claim: "
+                  "⟦errata:n001_parallel⟧).",
+            "zh": "一个头就已经同时计算全部 L 个查询，它的 L × $L_k$ 个分数都是相互独立的点积。分成 h 个头只是把同样的乘法切成 h "
+                  "个独立的部分，而一个头原本也不必等待其中任何一部分。多个头带来的是 h 种注意力模式而不只是一种（即“多视角”），并没有带来单个头所缺少的并行性"
+                  "（笔记 001 的表格也有同样的说法：⟦errata:n001_parallel⟧）。",
+        },
+        "evidence": {
+            "en": "Now (L = {L}): h = 1 computes $QK^\\top$ as {n1} independent dot products of length {d}, h = "
+                  "{h} as {nh} of length {dk}: {mults} multiplications either way; the {h} heads' attention "
+                  "weights differ from one another by up to {spread}.",
+            "zh": "当前设置（L = {L}）：h = 1 把 $QK^\\top$ 算作 {n1} 个长度为 {d} 的独立点积，h = {h} 算作 {nh} 个长度为 {dk} "
+                  "的独立点积：乘法都是 {mults} 次；{h} 个头的注意力权重彼此最多相差 {spread}。",
+        },
+        "page": "why", "computation": "mha_core.operation_counts; AttentionTrace.weights",
     },
     {
         "id": "n000_a", "note": "000", "line": 63,
@@ -85,7 +115,7 @@ ERRATA: tuple[dict, ...] = (
         },
         "evidence": {
             "en": "Now (one head of width d = {d}, L = {L}): {adds} additions = L²(d−1).",
-            "zh": "当前设置（一个宽为 d = {d} 的头，L = {L}）：{adds} 次加法 = L²(d−1)。",
+            "zh": "当前设置（一个维度为 d = {d} 的头，L = {L}）：{adds} 次加法 = L²(d−1)。",
         },
         "page": "why", "computation": "mha_core.operation_counts",
     },
@@ -99,22 +129,21 @@ ERRATA: tuple[dict, ...] = (
         "true": {
             "en": "What can be counted: for every h the matrix products take the same multiplications, while h "
                   "heads take h times the softmax's exponentials and h times the L × L memory. What that costs "
-                  "in time depends on the machine: GPUs and TPUs do a multiply and an add in one fused "
-                  "instruction, and attention at long L is often limited by moving the L × L matrices through "
-                  "memory rather than by arithmetic (the reason for FlashAttention, Dao et al. 2022). On a CPU "
-                  "the time also depends on the load: in one run at L = 512 on a busy machine, h = 8 came out "
-                  "faster than h = 1. So multiplications are not “the bottleneck” in general; measure on the "
-                  "machine you use.",
-            "zh": "可以计数的是：对任何 h，矩阵乘法的乘法次数都相同；而 h 个头需要 h 倍的 softmax 指数运算和 h 倍的 L × L 内存。这些在时间上代价多大取决于机器：GPU 和 TPU "
-                  "用一条融合指令同时完成一次乘法和一次加法，长序列的注意力往往受限于在内存中搬运 L × L 矩阵，而不是算术本身（这正是 FlashAttention 的出发点，Dao 等，"
-                  "2022）。在 CPU 上耗时还取决于负载：在一台繁忙的机器上 L = 512 的一次运行中，h = 8 比 h = 1 还快。所以乘法一般并不是“瓶颈”；请在你所用的机器上实测。",
+                  "in time depends on the machine, and the note measures nothing: GPUs and TPUs do a multiply and "
+                  "an add in one fused instruction, and attention at long L is often limited by moving the L × L "
+                  "matrices through memory rather than by arithmetic (the reason for FlashAttention, Dao et al. "
+                  "2022). So “multiplications are the bottleneck” is not a rule; the page linked times the layer "
+                  "for each h on this server.",
+            "zh": "可以计数的是：对任何 h，矩阵乘法的乘法次数都相同；而 h 个头需要 h 倍的 softmax 指数运算和 h 倍的 L × L 内存。这些在时间上代价多大取决于机器，而笔记"
+                  "没有做任何测量：GPU 和 TPU 用一条融合指令同时完成一次乘法和一次加法，长序列的注意力往往受限于在内存中搬运 L × L 矩阵，而不是算术本身（这正是 "
+                  "FlashAttention 的出发点，Dao 等，2022）。所以“乘法是瓶颈”并不是一条规律；链接的页面在本服务器上对每个 h 实测这一层的耗时。",
         },
         "evidence": {
-            "en": "Now: h = 1 and h = {h} need the same {mults} multiplications; h = {h} needs {x}× the "
-                  "exponentials ({e1} → {eh}) and {x}× the L × L memory. The page linked times both on this "
-                  "server.",
-            "zh": "当前设置：h = 1 与 h = {h} 需要同样的 {mults} 次乘法；h = {h} 需要 {x} 倍的指数运算（{e1} → {eh}）和 {x} 倍的 L × L 内存。可在链"
-                  "接的页面上实测两者在本服务器上的耗时。",
+            "en": "Now: h = 1 and h = {h} need the same {mults} multiplications in their matrix products; h = {h} "
+                  "needs {x}× the exponentials ({e1} → {eh}) and {x}× the L × L memory. The page linked times "
+                  "both on this server.",
+            "zh": "当前设置：h = 1 与 h = {h} 的矩阵乘法需要同样的 {mults} 次乘法；h = {h} 需要 {x} 倍的指数运算（{e1} → {eh}）和 {x} 倍的 L × L "
+                  "内存。可在链接的页面上实测两者在本服务器上的耗时。",
         },
         "page": "note004", "computation": "mha_core.note004.cost_by_heads, time_by_heads",
     },
@@ -153,20 +182,20 @@ ERRATA: tuple[dict, ...] = (
         },
         "true": {
             "en": "Note 000 counts the multiplications of $QK^\\top$, L²d, and stops there. The layer also "
-                  "computes A V (another L²d) and four projections (4 L d² in all). The L² part outweighs the "
-                  "projections only when 2 L² d > 4 L d², i.e. L > 2d: at note 002's sizes (T = 20, "
-                  "$d_\\text{model}$ = 512) the projections are 98 % of the multiplications and $QK^\\top$ about "
-                  "1 %.",
-            "zh": "笔记 000 只计算了 $QK^\\top$ 的乘法次数 L²d 就停下了。这一层还要计算 A V（又一个 L²d）和四个投影（共 4 L d²）。只有当 2 L² d > 4 L "
-                  "d²，即 L > 2d 时，L² 部分才超过投影：在笔记 002 的尺寸下（T = 20，$d_\\text{model}$ = 512），投影占乘法次数的 98%，$QK^\\top$ "
-                  "只占约 1%。",
+                  "computes A V (another L²d), four projections (4 L d² in all) and, with the scaling, one "
+                  "multiplication by 1/√$d_k$ per score. The L² part outweighs the projections only when 2 L² d "
+                  "> 4 L d², i.e. L > 2d: at note 002's sizes (T = 20, $d_\\text{model}$ = 512) the projections "
+                  "are 98 % of the multiplications and $QK^\\top$ about 1 %.",
+            "zh": "笔记 000 只计算了 $QK^\\top$ 的乘法次数 L²d 就停下了。这一层还要计算 A V（又一个 L²d）、四个投影（共 4 L d²），"
+                  "缩放时每个分数还要乘一次 1/√$d_k$。只有当 2 L² d > 4 L d²，即 L > 2d 时，L² 部分才超过投影：在笔记 002 的尺寸下"
+                  "（T = 20，$d_\\text{model}$ = 512），投影占乘法次数的 98%，$QK^\\top$ 只占约 1%。",
         },
         "evidence": {
-            "en": "Now (L = {L}, $d_\\text{{model}}$ = {d}): of {total} multiplications, $QK^\\top$ {qk}, A V "
-                  "{av}, the four projections {proj}. At note 002's sizes: $QK^\\top$ {n_qk}, projections "
-                  "{n_proj}.",
-            "zh": "当前设置（L = {L}，$d_\\text{{model}}$ = {d}）：{total} 次乘法中，$QK^\\top$ 占 {qk}，A V 占 {av}，四个投影占 "
-                  "{proj}。在笔记 002 的尺寸下：$QK^\\top$ 占 {n_qk}，投影占 {n_proj}。",
+            "en": "Now (L = {L}, $d_\\text{{model}}$ = {d}): {total} multiplications, {mm} in the matrix products "
+                  "and {scale} for the scaling (one per score). $QK^\\top$ {qk}, A V {av}, the four projections "
+                  "{proj}. At note 002's sizes: $QK^\\top$ {n_qk}, projections {n_proj}.",
+            "zh": "当前设置（L = {L}，$d_\\text{{model}}$ = {d}）：共 {total} 次乘法，其中矩阵乘法 {mm} 次，缩放 {scale} 次（每个分数一次）。"
+                  "$QK^\\top$ 占 {qk}，A V 占 {av}，四个投影占 {proj}。在笔记 002 的尺寸下：$QK^\\top$ 占 {n_qk}，投影占 {n_proj}。",
         },
         "page": "why", "computation": "mha_core.operation_counts",
     },
@@ -209,8 +238,8 @@ ERRATA: tuple[dict, ...] = (
                   "the same” is wrong for multi-head attention.",
             "zh": "多头一栏漏掉了 $W^O$，而笔记 001 自己的公式里就有它：h 个头的 $W_i^Q$、$W_i^K$、$W_i^V$ 共有 3 · h · $d_\\text{model}$ · "
                   "$d_k$ = 3 $d_\\text{model}^2$ 个权重，$W^O$ 再加 $d_\\text{model}^2$，合计 4 $d_\\text{model}^2$（笔记 "
-                  "004 也这样写），与 h 无关。单头一栏取决于拿什么层来比：宽为 $d_\\text{model}$ 且带输出投影的单头同样是 4 "
-                  "$d_\\text{model}^2$；不带输出投影则是 3 $d_\\text{model}^2$（单头的输出本来就是 $d_\\text{model}$ 宽，笔记 002 的缩放点积注"
+                  "004 也这样写），与 h 无关。单头一栏取决于拿什么层来比：维度为 $d_\\text{model}$ 且带输出投影的单头同样是 4 "
+                  "$d_\\text{model}^2$；不带输出投影则是 3 $d_\\text{model}^2$（单头的输出本来就是 $d_\\text{model}$ 维，笔记 002 的缩放点积注"
                   "意力更是没有任何投影）。无论哪种，“3 $d_\\text{model}^2$，相同”对多头注意力都是错的。",
         },
         "evidence": {
@@ -230,15 +259,22 @@ ERRATA: tuple[dict, ...] = (
         },
         "true": {
             "en": "Nothing in the layer or in training makes the column spaces of $W_i^Q$ (or $W_i^K$, $W_i^V$) "
-                  "orthogonal; they generally overlap.",
-            "zh": "层的结构和训练都不会迫使 $W_i^Q$（或 $W_i^K$、$W_i^V$）的列空间相互正交；它们通常有重叠。",
+                  "orthogonal, which would need every principal angle between two of them to be 90°; in general "
+                  "the smallest one is below 90°. Nor do they need to share a direction (a principal angle of "
+                  "0°): two $d_k$-dimensional subspaces of the $d_\\text{model}$-dimensional input space, with 2 "
+                  "$d_k$ ≤ $d_\\text{model}$, generally meet only in 0.",
+            "zh": "层的结构和训练都不会迫使 $W_i^Q$（或 $W_i^K$、$W_i^V$）的列空间相互正交；正交要求它们之间的每个主角度都是 90°，而一般情况下最小的主角度小于 "
+                  "90°。它们也不必共享某个方向（主角度为 0°）：当 2 $d_k$ ≤ $d_\\text{model}$ 时，$d_\\text{model}$ 维输入空间中的两个 $d_k$ "
+                  "维子空间一般只在 0 处相交。",
         },
         "evidence": {
-            "en": "Now: the query subspaces of two heads share a direction up to cos θ = {cos} (0 would be "
-                  "orthogonal).",
-            "zh": "当前设置：两个头的查询子空间之间，最小主角度（principal angle）的余弦可达 {cos}（正交时为 0）。",
+            "en": "Now: the two closest query subspaces (heads {i} and {j}) are at a smallest principal angle of "
+                  "{angle}° (orthogonal: 90°; a shared direction: 0°); they share {shared} of their {dk} "
+                  "dimensions.",
+            "zh": "当前设置：最接近的两个查询子空间（头 {i} 和头 {j}）之间的最小主角度为 {angle}°（正交时为 90°，共享一个方向时为 0°）；它们的 {dk} "
+                  "个维度中共享 {shared} 个。",
         },
-        "page": "subspaces", "computation": "mha_core.note004.subspace_overlap",
+        "page": "subspaces", "computation": "mha_core.note004.closest_subspaces",
     },
     {
         "id": "n001_f", "note": "001", "line": 141,
@@ -261,6 +297,27 @@ ERRATA: tuple[dict, ...] = (
         "page": "note004", "computation": "mha_core.why.head_contributions",
     },
     {
+        "id": "n001_wo", "note": "001", "line": 55,
+        "quote": "\\text{MultiHead}(Q, K, V) = \\text{Concat}(\\text{head}_1, \\text{head}_2, \\dots, \\text{head}_h)",
+        "title": {
+            "en": "MultiHead is the concatenation in section 4 and Concat $W^O$ in the summary",
+            "zh": "MultiHead 在第 4 节是拼接结果，在汇总公式中却是 Concat $W^O$",
+        },
+        "true": {
+            "en": "Note 001's section 4 defines MultiHead(Q, K, V) as the concatenation of the heads; section 5 "
+                  "multiplies it by $W^O$ and calls the result the output; the summary then writes MultiHead(X) = "
+                  "Concat($\\mathrm{head}_1$, …, $\\mathrm{head}_h$) $W^O$. The summary is right: $W^O$ is part of "
+                  "multi-head attention, and the concatenation alone is another matrix.",
+            "zh": "笔记 001 第 4 节把 MultiHead(Q, K, V) 定义为各头的拼接结果；第 5 节再乘以 $W^O$，把结果称为输出；汇总公式又写成 MultiHead(X) = "
+                  "Concat($\\mathrm{head}_1$, …, $\\mathrm{head}_h$) $W^O$。汇总公式是对的：$W^O$ 属于多头注意力本身，单纯的拼接结果是另一个矩阵。",
+        },
+        "evidence": {
+            "en": "Now: the concatenation and the output differ by up to {gap}.",
+            "zh": "当前设置：拼接结果与输出之间最大相差 {gap}。",
+        },
+        "page": "steps", "computation": "AttentionTrace.concat vs AttentionTrace.output",
+    },
+    {
         "id": "n001_parallel", "note": "001", "line": 183,
         "quote": "| **并行性**   | 低                       | 高（头间完全并行）             |",
         "title": {
@@ -270,17 +327,18 @@ ERRATA: tuple[dict, ...] = (
         "true": {
             "en": "One head already computes all L queries at once: O(1) sequential steps (note 003's own table "
                   "gives self-attention a parallelism of O(n): all n positions at once). Several heads cut the "
-                  "same products into more, smaller independent pieces, at the same number of multiplications; "
-                  "neither waits for anything but the step before it.",
-            "zh": "一个头就已经同时计算全部 L 个查询：顺序步骤为 O(1)（笔记 003 自己的表格给自注意力的并行度是 O(n)：n 个位置同时计算）。多个头只是把同样的乘积切成更多、更小的独立部分，乘"
-                  "法次数不变；两者都只需等待前一步。",
+                  "same products into more, smaller independent pieces, at the same number of multiplications. "
+                  "In either layer Q, K and V are computed independently of one another, then the scores, the "
+                  "softmax, A V and $W^O$ follow in turn, whatever h is.",
+            "zh": "一个头就已经同时计算全部 L 个查询：顺序步骤为 O(1)（笔记 003 自己的表格给自注意力的并行度是 O(n)：n 个位置同时计算）。多个头只是把同样的乘积切成更多、更小的"
+                  "独立部分，乘法次数不变。两种层中，Q、K、V 都彼此独立地计算，之后依次是分数、softmax、A V 和 $W^O$，与 h 无关。",
         },
         "evidence": {
             "en": "Now (L = {L}): h = 1 computes $QK^\\top$ as {n1} independent dot products of length {d}, h = "
-                  "{h} as {nh} of length {dk}: {mults} multiplications either way, in one step. Both run the "
-                  "same {steps} steps one after another; a recurrent layer would need L = {L}.",
+                  "{h} as {nh} of length {dk}: {mults} multiplications either way. A recurrent layer would need L "
+                  "= {L} steps one after another.",
             "zh": "当前设置（L = {L}）：h = 1 把 $QK^\\top$ 算作 {n1} 个长度为 {d} 的独立点积，h = {h} 算作 {nh} 个长度为 {dk} 的独立点积：乘法都是 "
-                  "{mults} 次，都在一步内完成。两者都依次执行同样的 {steps} 个步骤；循环层则需要 L = {L} 步。",
+                  "{mults} 次。循环层则需要依次执行 L = {L} 步。",
         },
         "page": "why", "computation": "mha_core.operation_counts, mha_core.why.architecture_costs",
     },
@@ -330,22 +388,20 @@ ERRATA: tuple[dict, ...] = (
         },
         "true": {
             "en": "Nothing is decomposed on the input side: every head reads all $d_\\text{model}$ input "
-                  "dimensions, and the heads' subspaces overlap; $\\bigoplus_{i=1}^{h} \\mathbb{R}^{d_k} = "
-                  "\\mathbb{R}^{d_\\text{model}}$ is only the width of the concatenation. The layer learns the "
-                  "same 4 $d_\\text{model}^2$ weights for every h. Whether several narrow heads train more "
-                  "easily than one wide head is an empirical question that the note does not test (the training "
-                  "lab lets you try it on toy tasks).",
-            "zh": "在输入一侧没有任何东西被分解：每个头都读取全部 $d_\\text{model}$ 个输入维度，各头的子空间也相互重叠；$\\bigoplus_{i=1}^{h} "
-                  "\\mathbb{R}^{d_k} = \\mathbb{R}^{d_\\text{model}}$ 只是拼接结果的宽度。对任何 h，这一层要学习的都是同样的 4 "
-                  "$d_\\text{model}^2$ 个权重。几个窄头是否比一个宽头更容易训练，是一个经验问题，笔记并没有检验（可以在训练实验室里用小任务试一试）。",
+                  "dimensions; $\\bigoplus_{i=1}^{h} \\mathbb{R}^{d_k} = \\mathbb{R}^{d_\\text{model}}$ is only the "
+                  "dimension of the concatenation. The layer learns the same 4 $d_\\text{model}^2$ weights for "
+                  "every h. Whether several small heads train more easily than one large head is an empirical "
+                  "question that the note does not test.",
+            "zh": "在输入一侧没有任何东西被分解：每个头都读取全部 $d_\\text{model}$ 个输入维度；$\\bigoplus_{i=1}^{h} \\mathbb{R}^{d_k} = "
+                  "\\mathbb{R}^{d_\\text{model}}$ 只是拼接结果的维度。对任何 h，这一层要学习的都是同样的 4 $d_\\text{model}^2$ 个权重。"
+                  "几个小维度的头是否比一个大维度的头更容易训练，是一个经验问题，笔记并没有检验。",
         },
         "evidence": {
             "en": "Now: h = 1 and h = {h} both learn {weights} weights; input dimension 1 feeds {heads} of the "
-                  "{h} heads; two heads' query subspaces share a direction up to cos θ = {cos}.",
-            "zh": "当前设置：h = 1 与 h = {h} 要学习的都是 {weights} 个权重；第 1 个输入维度影响 {h} 个头中的 {heads} 个；两个头的查询子空间之间，最小主角度的余弦可"
-                  "达 {cos}。",
+                  "{h} heads.",
+            "zh": "当前设置：h = 1 与 h = {h} 要学习的都是 {weights} 个权重；第 1 个输入维度影响 {h} 个头中的 {heads} 个。",
         },
-        "page": "lab", "computation": "mha_core.parameter_count, mha_core.note004.subspace_overlap",
+        "page": "why", "computation": "mha_core.parameter_count; figures.why.fused_weight_figure",
     },
     # ----------------------------------------------------------------------------------------- note 002
     {
@@ -401,6 +457,23 @@ ERRATA: tuple[dict, ...] = (
         },
         "page": "subspaces", "computation": "mha_core.why.additive_attention",
     },
+    {
+        "id": "n003_d2l", "note": "003", "line": 2,
+        "quote": "以此捕获不同序列之间各种范围的关系",
+        "title": {
+            "en": "d2l says “within a sequence”, not “between different sequences”",
+            "zh": "d2l 说的是“序列内”，而不是“不同序列之间”",
+        },
+        "true": {
+            "en": "The sentence follows d2l's section on multi-head attention, which says the heads' behaviours, "
+                  "combined, capture dependencies of various ranges within a sequence (序列内各种范围的依赖关系: "
+                  "shorter and longer range). “Between different sequences” changes the claim: in self-attention "
+                  "every head relates positions of one sequence, at different distances.",
+            "zh": "这句话出自 d2l 讲多头注意力的一节，原文说的是把各个头的行为组合起来，捕获序列内各种范围的依赖关系（较短距离和较长距离的依赖）。"
+                  "“不同序列之间”改变了原意：在自注意力中，每个头关联的都是同一个序列中相隔不同距离的位置。",
+        },
+        "page": "", "computation": "",
+    },
     # ----------------------------------------------------------------------------------------- note 004
     {
         "id": "n004_stack", "note": "004", "line": 22,
@@ -453,26 +526,29 @@ ERRATA: tuple[dict, ...] = (
         "id": "n004_kernel", "note": "004", "line": 7,
         "quote": "单头注意力可以被视为一个特定的核函数",
         "title": {
-            "en": "exp(q·k) is not a Mercer kernel here",
-            "zh": "这里的 exp(q·k) 不是 Mercer 核",
+            "en": "A head's similarity is not a Mercer kernel in general",
+            "zh": "一个头的相似度一般不是 Mercer 核",
         },
         "true": {
             "en": "A head is a kernel smoother: its weights $\\exp(s_{ij}) / \\sum_{j'} \\exp(s_{ij'})$ are "
                   "Nadaraya–Watson weights (d2l's view of attention pooling), and such a similarity need not be "
-                  "symmetric. What fails is the kernel-method reading the note goes on to use (a feature space, "
-                  "multiple kernel learning): it needs a Mercer kernel, symmetric and positive semi-definite. "
-                  "With q = x $W^Q$, k = x $W^K$ and $W^Q$ ≠ $W^K$, exp($q_i$·$k_j$) is not symmetric ($s_{ij}$ "
-                  "≠ $s_{ji}$); only with $W^K = W^Q$ is $\\exp(x W W^\\top x'^\\top)$ a Mercer kernel.",
-            "zh": "一个头是核平滑器：它的权重 $\\exp(s_{ij}) / \\sum_{j'} \\exp(s_{ij'})$ 就是 Nadaraya–Watson 权重（d2l 对注意力汇聚的解释）"
-                  "，这样的相似度不必对称。站不住的是笔记接着使用的核方法解读（特征空间、多核学习）：它需要 Mercer 核，即对称且半正定。q = x $W^Q$、k = x $W^K$ 且 $W^Q$ "
-                  "≠ $W^K$ 时，exp($q_i$·$k_j$) 不对称（$s_{ij}$ ≠ $s_{ji}$）；只有 $W^K = W^Q$ 时，$\\exp(x W W^\\top "
-                  "x'^\\top)$ 才是 Mercer 核。",
+                  "symmetric. The kernel-method reading the note goes on to use (a feature space, multiple kernel "
+                  "learning) needs a Mercer kernel, symmetric and positive semi-definite. exp(u·v) of two vectors "
+                  "is one. But a head compares two tokens x, x′ through $k(x, x') = \\exp(x M x'^\\top / "
+                  "\\sqrt{d_k})$ with $M = W^Q (W^K)^\\top$: a Mercer kernel when M is symmetric positive "
+                  "semi-definite (for instance $W^K = c\\,W^Q$ with c ≥ 0), not even symmetric when M is not "
+                  "symmetric, as with independent $W^Q$ and $W^K$.",
+            "zh": "一个头是核平滑器：它的权重 $\\exp(s_{ij}) / \\sum_{j'} \\exp(s_{ij'})$ 就是 Nadaraya–Watson 权重（d2l 对注意力汇聚的解释），"
+                  "这样的相似度不必对称。笔记接着使用的核方法解读（特征空间、多核学习）需要 Mercer 核，即对称且半正定。两个向量的 exp(u·v) 是 Mercer 核；"
+                  "但一个头通过 $k(x, x') = \\exp(x M x'^\\top / \\sqrt{d_k})$ 比较两个词元 x、x′，其中 $M = W^Q (W^K)^\\top$：当 M "
+                  "对称半正定时（例如 $W^K = c\\,W^Q$，c ≥ 0），它是 Mercer 核；当 M 不对称时（例如 $W^Q$ 与 $W^K$ 相互独立），它连对称都不是。",
         },
         "evidence": {
-            "en": "Now (head 1): |S − $S^\\top$| / |S| = {asym}; smallest eigenvalue of exp(S)'s symmetric part "
-                  "{eig}; with $W^K$ = $W^Q$ {tied} (≥ 0).",
-            "zh": "当前设置（头 1）：|S − $S^\\top$| / |S| = {asym}；exp(S) 对称部分的最小特征值为 {eig}；取 $W^K$ = $W^Q$ 时为 {tied}（≥ "
-                  "0）。",
+            "en": "Now (head 1): |S − $S^\\top$| / |S| = {asym}; the smallest eigenvalue of exp(S)'s symmetric "
+                  "part, over its largest: {eig}. With $W^K$ = $W^Q$: {tied}; with $W^K$ = 2 $W^Q$: {double} (M "
+                  "symmetric positive semi-definite: ≥ 0).",
+            "zh": "当前设置（头 1）：|S − $S^\\top$| / |S| = {asym}；exp(S) 对称部分的最小特征值与最大特征值之比为 {eig}。取 $W^K$ = $W^Q$ 时为 "
+                  "{tied}；取 $W^K$ = 2 $W^Q$ 时为 {double}（M 对称半正定：≥ 0）。",
         },
         "page": "note004", "computation": "mha_core.note004.kernel_view",
     },
@@ -522,17 +598,36 @@ ERRATA: tuple[dict, ...] = (
                   "together (through $W^O$) cannot give the same output, nor the converse. Whether either class "
                   "contains the other at fixed $d_\\text{model}$ is not settled there, and the note proves "
                   "neither.",
-            "zh": "如果 h 个头中每个头都可以和单头一样宽（$d_k$ = $d_\\text{model}$，参数量是 h 倍），包含关系成立：保留一个头，其余 $W^O_i$ 取 "
-                  "0。$d_\\text{model}$ 固定时这个构造不成立：宽为 $d_k$ = $d_\\text{model}$/h 的头，分数矩阵的秩 ≤ $d_k$，只有当单头分数矩阵的秩 ≤ "
+            "zh": "如果 h 个头中每个头的维度都可以和单头一样大（$d_k$ = $d_\\text{model}$，参数量是 h 倍），包含关系成立：保留一个头，其余 $W^O_i$ 取 "
+                  "0。$d_\\text{model}$ 固定时这个构造不成立：维度为 $d_k$ = $d_\\text{model}$/h 的头，分数矩阵的秩 ≤ $d_k$，只有当单头分数矩阵的秩 ≤ "
                   "$d_k$ + 1 时才能给出单头的注意力权重。链接页面上的检验在一句话上恰好说明了这一点：没有任何一个头能复现单头的注意力权重。它并没有说明 h 个头合起来（经过 "
                   "$W^O$）不能给出同样的输出，也没有说明反过来的情况。$d_\\text{model}$ 固定时谁包含谁，那里没有定论，笔记也没有证明任何一方。",
         },
         "evidence": {
             "en": "Now: a single head of width {d} has score rank {r1} on this sentence; from h = {h0} on, no "
                   "one head of the h-head layer can give its weights.",
-            "zh": "当前设置：宽为 {d} 的单头在这句话上的分数矩阵秩为 {r1}；从 h = {h0} 起，h 头层中没有任何一个头能给出它的注意力权重。",
+            "zh": "当前设置：维度为 {d} 的单头在这句话上的分数矩阵秩为 {r1}；从 h = {h0} 起，h 头层中没有任何一个头能给出它的注意力权重。",
         },
         "page": "note004", "computation": "mha_core.note004.inclusion_check",
+    },
+    {
+        "id": "n004_but", "note": "004", "line": 39,
+        "quote": "但存在一些函数可以用多头注意力表示而无法用单头注意力表示",
+        "title": {
+            "en": "“Strictly contains …, but there exist …” sets a definition against itself",
+            "zh": "“严格包含……，但存在……”把定义当成了转折",
+        },
+        "true": {
+            "en": "“$\\mathcal{F}_h$ strictly contains $\\mathcal{F}_1$” already says two things: every function "
+                  "of $\\mathcal{F}_1$ is in $\\mathcal{F}_h$, and some function of $\\mathcal{F}_h$ is not in "
+                  "$\\mathcal{F}_1$. The sentence then adds the second after “but”, as if it limited the first; it "
+                  "only repeats it. Whether the inclusion holds at fixed $d_\\text{model}$ is another question "
+                  "(⟦errata:n004_fh⟧).",
+            "zh": "“$\\mathcal{F}_h$ 严格包含 $\\mathcal{F}_1$”本身已经说了两件事：$\\mathcal{F}_1$ 中的每个函数都在 $\\mathcal{F}_h$ 中，"
+                  "并且 $\\mathcal{F}_h$ 中有函数不在 $\\mathcal{F}_1$ 中。这句话接着用“但”引出后一件事，好像它限制了前者；其实只是重复。"
+                  "$d_\\text{model}$ 固定时这个包含关系是否成立，是另一个问题（⟦errata:n004_fh⟧）。",
+        },
+        "page": "", "computation": "",
     },
     {
         "id": "n004_asym", "note": "004", "line": 39,
@@ -564,11 +659,11 @@ ERRATA: tuple[dict, ...] = (
         "true": {
             "en": "The projections x ↦ x $W_i^Q$, x $W_i^K$, x $W_i^V$ are linear, and the score $s_{ab}$ = "
                   "$(x_a W_i^Q)(x_b W_i^K)^\\top$ = $x_a M_i x_b^\\top$ is a bilinear form of the two tokens, "
-                  "with $M_i$ = $W_i^Q {W_i^K}^\\top$ of rank ≤ $d_k$. The one non-linear step is the softmax, "
+                  "with $M_i$ = $W_i^Q (W_i^K)^\\top$ of rank ≤ $d_k$. The one non-linear step is the softmax, "
                   "the same function in every head. What differs from head to head is the matrices ($M_i$, "
                   "$W_i^V$, $W^O_i$), not a non-linearity.",
             "zh": "投影 x ↦ x $W_i^Q$、x $W_i^K$、x $W_i^V$ 都是线性的；分数 $s_{ab}$ = $(x_a W_i^Q)(x_b W_i^K)^\\top$ = "
-                  "$x_a M_i x_b^\\top$ 是两个词元的双线性型，其中 $M_i$ = $W_i^Q {W_i^K}^\\top$ 的秩 ≤ $d_k$。唯一的非线性步骤是 "
+                  "$x_a M_i x_b^\\top$ 是两个词元的双线性型，其中 $M_i$ = $W_i^Q (W_i^K)^\\top$ 的秩 ≤ $d_k$。唯一的非线性步骤是 "
                   "softmax，每个头用的都是同一个函数。各头之间不同的是矩阵（$M_i$、$W_i^V$、$W^O_i$），而不是非线性变换。",
         },
         "evidence": {
@@ -655,21 +750,46 @@ ERRATA: tuple[dict, ...] = (
         "page": "minilm", "computation": "explorer.baselines.real_heads_baseline (mha_core.contribution_similarity)",
     },
     {
-        "id": "n004_gpt3", "note": "004", "line": 54,
-        "quote": "而GPT-3则增加了头数到96个",
+        "id": "n004_optima", "note": "004", "line": 53,
+        "quote": "不同的头从不同的随机起点开始优化，逐渐收敛到不同的局部最优解",
         "title": {
-            "en": "GPT-3's 96 heads are not the h vs $d_k$ trade-off",
-            "zh": "GPT-3 的 96 个头并不是 h 与 $d_k$ 的权衡",
+            "en": "The heads do not converge to optima of their own",
+            "zh": "各个头并不各自收敛到自己的最优解",
         },
         "true": {
-            "en": "The paragraph's trade-off is at fixed $d_\\text{model}$: more heads, narrower heads. GPT-3 "
-                  "175B has $d_\\text{model}$ = 12 288 and 96 heads of $d_k$ = 128, wider than the Transformer's "
-                  "64 (Brown et al. 2020, table 2.1): it has more heads and wider heads, because "
-                  "$d_\\text{model}$ grew 24-fold. It says nothing about h against $d_k$ at one "
+            "en": "The heads are not optimised one by one: training minimises one loss of all the layer's weights "
+                  "together, and reaches at best one stationary point of the whole network, not one local "
+                  "optimum per head. What the random start does is break the symmetry: heads that start from the "
+                  "same weights get the same gradients at every step and stay the same; heads that start from "
+                  "different weights get different gradients and can come to differ.",
+            "zh": "各个头并不是一个一个分别优化的：训练是对这一层全部权重的同一个损失一起求最小值，最多到达整个网络的一个驻点，而不是每个头各一个局部最优解。"
+                  "随机起点的作用是对称性破缺：从同样的权重出发的头，每一步得到的梯度都相同，因此始终相同；从不同权重出发的头得到不同的梯度，才可能变得不同。",
+        },
+        "evidence": {
+            "en": "Now: with every head started from head 1's weights, the heads' gradients differ by at most "
+                  "{same} (rounding); with the current weights, by up to {own}.",
+            "zh": "当前设置：让每个头都从头 1 的权重出发，各头的梯度最多相差 {same}（舍入误差）；用当前的权重，最多相差 {own}。",
+        },
+        "page": "note004", "computation": "mha_core.note004.symmetric_start; training.symmetry.symmetry_breaking",
+    },
+    {
+        "id": "n004_gpt3", "note": "004", "line": 54, "kind": "clarification",
+        "quote": "而GPT-3则增加了头数到96个",
+        "title": {
+            "en": "GPT-3's 96 heads are larger heads too",
+            "zh": "GPT-3 有 96 个头，每个头的维度也更大",
+        },
+        "true": {
+            "en": "The note is right that GPT-3 has 96 heads; read beside the trade-off of the paragraph, it needs "
+                  "a second half. That trade-off is at fixed $d_\\text{model}$: more heads, smaller heads. GPT-3 "
+                  "175B has $d_\\text{model}$ = 12 288 and 96 heads of $d_k$ = 128, larger than the "
+                  "Transformer's 64 (Brown et al. 2020, table 2.1): more heads and larger heads, because "
+                  "$d_\\text{model}$ grew 24-fold. It is not an instance of the trade-off at one "
                   "$d_\\text{model}$.",
-            "zh": "这段所说的权衡是在 $d_\\text{model}$ 固定时：头越多，每个头越窄。GPT-3 175B 的 $d_\\text{model}$ = 12 288，有 96 个头，"
-                  "$d_k$ = 128，比 Transformer 的 64 更宽（Brown 等 2020，表 2.1）：它的头更多、也更宽，因为 $d_\\text{model}$ 增大到了 24 倍"
-                  "。这与同一个 $d_\\text{model}$ 下 h 和 $d_k$ 的取舍无关。",
+            "zh": "笔记说 GPT-3 有 96 个头，这没有错；但放在这一段的权衡旁边读，还需要补上另一半。这一段的权衡是在 $d_\\text{model}$ 固定时："
+                  "头越多，每个头的维度越小。GPT-3 175B 的 $d_\\text{model}$ = 12 288，有 96 个头，$d_k$ = 128，比 Transformer 的 64 "
+                  "更大（Brown 等 2020，表 2.1）：头更多，每个头的维度也更大，因为 $d_\\text{model}$ 增大到了 24 倍。这不是同一个 "
+                  "$d_\\text{model}$ 下的权衡。",
         },
         "evidence": {
             "en": "Computed from the published sizes: the Transformer {t_d} / {t_h} = $d_k$ {t_dk}; GPT-3 175B "
@@ -725,6 +845,10 @@ STRINGS: dict[str, dict[str, str]] = {
               "并在能计算时给出当前设置下证明它的实时数值。README 中的列表由同一份清单生成。",
     },
     "errata.note_n": {"en": "Note {n}", "zh": "笔记 {n}"},
+    "errata.clarification": {
+        "en": "A clarification: the note's words are right, and need the rest of the picture",
+        "zh": "补充说明：笔记原文没有错，但需要补上另一半",
+    },
     "errata.the_note": {"en": "The note (line {line})", "zh": "笔记原文（第 {line} 行）"},
     "errata.what_is_true": {"en": "What is true", "zh": "正确的是"},
     "errata.live": {"en": "Live", "zh": "实时计算"},
@@ -732,7 +856,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "errata.filter": {"en": "Notes", "zh": "笔记"},
     "errata.count": {"en": "{n} entries.", "zh": "共 {n} 条。"},
     "errata.linked": {"en": "The entry the link points to", "zh": "链接所指的这一条"},
-    "errata.here": {"en": "Where the notes are wrong about this page ({n})", "zh": "笔记中与本页相关的错误（{n} 处）"},
+    "errata.here": {"en": "Where the notes are wrong about this page ({n})", "zh": "与本页相关的笔记勘误（{n} 条）"},
 }
 for _e in ERRATA:
     STRINGS[f"errata.{_e['id']}.title"] = _e["title"]

@@ -46,6 +46,22 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "“{field}” cites the erratum “{erratum}”, which the app does not have. Errata: {allowed}.",
         "zh": "“{field}”引用了勘误“{erratum}”，但应用中没有这条勘误。现有勘误：{allowed}。",
     },
+    "lesson.err.unknown_page_cited": {
+        "en": "“{field}” cites the page “{page}”, which the app does not have. Pages: {allowed}.",
+        "zh": "“{field}”引用了页面“{page}”，但应用中没有这个页面。现有页面：{allowed}。",
+    },
+    "lesson.err.copied_title": {
+        "en": "“{field}” names {what} by its title (“{title}”): cite it by key, as {marker}, and the reader gets "
+              "its current title as a link.",
+        "zh": "“{field}”用标题（“{title}”）指代{what}：请用键引用，写作 {marker}，读者会看到它当前的标题和链接。",
+    },
+    "lesson.err.uncited": {
+        "en": "“{field}” points to the errata (“{words}”) without citing one: cite the entry ({erratum}) or the page "
+              "({page}) by key.",
+        "zh": "“{field}”提到勘误（“{words}”）却没有引用：请按键引用具体的勘误（{erratum}）或勘误页面（{page}）。",
+    },
+    "lesson.what.page": {"en": "a page", "zh": "一个页面"},
+    "lesson.what.erratum": {"en": "an erratum", "zh": "一条勘误"},
     "lesson.err.bad_id": {
         "en": "the id “{value}” should be 1 to 32 lowercase letters, digits and hyphens.",
         "zh": "标识“{value}”应由 1 到 32 个小写字母、数字和连字符组成。",

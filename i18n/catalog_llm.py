@@ -21,15 +21,16 @@ STRINGS: dict[str, dict[str, str]] = {
     # ----- decoding step by step
     "llm.decode.title": {"en": "Decoding step by step", "zh": "逐步解码"},
     "llm.decode.intro": {
-        "en": ("A decoder (GPT, Llama, Qwen) writes text one token at a time. Token t attends only to tokens 0…t "
-               "(the causal mask), so nothing computed for an earlier token changes when a new one arrives. The "
-               "decoder therefore keeps every layer's keys and values, the **KV cache**, and each step computes one "
-               "new query row, one new K row and one new V row per layer. Below: the sentence of the sidebar fed "
-               "one token at a time, then a few tokens the decoder generates itself."),
-        "zh": ("解码器（GPT、Llama、Qwen）逐个生成词元。词元 t 只关注词元 0…t（因果掩码），所以新词元到来时，为先前"
-               "词元算出的任何东西都不会改变。于是解码器保留每一层的键和值，即**键值缓存**（KV cache），每一步在每层"
-               "只计算一个新的查询行、一个新的 K 行和一个新的 V 行。下面：侧边栏中的句子逐个词元送入，之后解码器再"
-               "自己生成几个词元。"),
+        "en": "A decoder (GPT, Llama, Qwen) writes text one token at a time. Token t attends only to tokens 0…t "
+              "(the causal mask), so nothing computed for an earlier token changes when a new one arrives. The "
+              "decoder therefore keeps every layer's keys and values, the **KV cache**, and each step computes one "
+              "new query row, one new K row and one new V row per layer. A real decoder reads its prompt in one "
+              "parallel pass (the prefill) and fills the cache at once; below, the sentence of the sidebar is fed "
+              "one token at a time instead, so that the cache can be watched growing (the numbers are the same), "
+              "then the decoder generates a few tokens itself.",
+        "zh": "解码器（GPT、Llama、Qwen）逐个生成词元。词元 t 只关注词元 "
+              "0…t（因果掩码），所以新词元到来时，为先前词元算出的任何东西都不会改变。于是解码器保留每一层的键和值，即**键值缓存**（KV cache），每一步在每层只计算一个新的查询行、一个新的 K "
+              "行和一个新的 V 行。真正的解码器用一次并行计算读完整个提示（预填充），一次填满缓存；下面则把侧边栏中的句子逐个词元送入，以便看到缓存一步步增长（数字完全相同），之后解码器再自己生成几个词元。",
     },
     "llm.decode.n_new": {"en": "Tokens to generate after the sentence", "zh": "句子之后生成的词元数"},
     "llm.decode.step": {"en": "Step t (tokens read so far)", "zh": "第 t 步（已读入的词元数）"},
@@ -67,7 +68,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": ("One K row per token for each of the g = {g} K/V heads (each shared by {h} / {g} query heads), $d_k$ = "
                "{dk} numbers wide; the V cache has the same shape. This step appended the framed row; the rows above "
                "it are exactly the ones stored at earlier steps."),
-        "zh": ("每个词元在 g = {g} 个 K/V 头（每个由 {h} / {g} 个查询头共享）中各有一行 K，宽 $d_k$ = {dk} 个数；V 缓存"
+        "zh": ("每个词元在 g = {g} 个 K/V 头（每个由 {h} / {g} 个查询头共享）中各有一行 K，每行 $d_k$ = {dk} 个数；V 缓存"
                "形状相同。本步追加了带框的那一行；它上面的各行与先前各步存入的完全相同。"),
     },
     "llm.decode.k_title": {
@@ -108,7 +109,7 @@ STRINGS: dict[str, dict[str, str]] = {
                "queries and h attention maps: only $W^K$, $W^V$ and the KV cache shrink, by h / g."),
         "zh": ("在笔记的多头注意力中，每个头都有自己的 $W_i^K$ 和 $W_i^V$。多查询注意力（Shazeer 2019）让全部 h 个查询头"
                "共用一个 K/V 头；分组查询注意力（Ainslie 等 2023；Llama 2 70B、Mistral、Qwen2）保留 g 个 K/V 头，每个由 "
-               "h / g 个查询头共享。查询仍是 h 个，注意力图也仍是 h 张：变小的只有 $W^K$、$W^V$ 和键值缓存，缩小为 1/(h / g)。"),
+               "h / g 个查询头共享。查询仍是 h 个，注意力图也仍是 h 张：变小的只有 $W^K$、$W^V$ 和键值缓存，缩小到原来的 g / h。"),
     },
     "llm.share.g": {"en": "g, the number of K/V heads (h = {h} query heads)", "zh": "g：K/V 头的个数（h = {h} 个查询头）"},
     "llm.share.kind_mha": {
@@ -148,14 +149,19 @@ STRINGS: dict[str, dict[str, str]] = {
     "llm.share.real_title": {"en": "The KV cache of real models", "zh": "真实模型的键值缓存"},
     "llm.share.real_text": {
         "en": ("Published sizes (sources in the last column) put into 2 × layers × g × $d_k$ × L × 2 bytes (16-bit "
-               "numbers): per token, at the model's context length, and what it would be if every query head kept "
-               "its own K and V (g = h)."),
-        "zh": ("把公开的模型规模（来源见最后一列）代入 2 × 层数 × g × $d_k$ × L × 2 字节（16 位数）：每个词元、模型上下文"
-               "长度下，以及每个查询头各有自己的 K 和 V（g = h）时的大小。"),
+               "numbers): per token; at the model's context length, with L the tokens the cache holds there (all of "
+               "them, or only the last w for a model whose layers attend to a sliding window of w keys: Mistral's "
+               "rolling buffer cache); and what that would be if every query head kept its own K and V (g = h). "
+               "Gemma-2B keeps one K/V head for all its query heads: multi-query attention."),
+        "zh": ("把公开的模型规模（来源见最后一列）代入 2 × 层数 × g × $d_k$ × L × 2 字节（16 位数）：每个词元；模型上下文"
+               "长度下，L 是此时缓存中保存的词元数（全部词元；若模型的各层只关注 w 个键的滑动窗口，则只保存最后 w 个："
+               "Mistral 的滚动缓冲区缓存）；以及每个查询头各有自己的 K 和 V（g = h）时的大小。Gemma-2B 的全部查询头"
+               "共用一个 K/V 头：多查询注意力。"),
     },
     "llm.share.col_model": {"en": "model", "zh": "模型"},
     "llm.share.col_kib_token": {"en": "KiB per token", "zh": "每词元 KiB"},
     "llm.share.col_context": {"en": "context (tokens)", "zh": "上下文（词元）"},
+    "llm.share.col_cached": {"en": "tokens cached", "zh": "缓存的词元数"},
     "llm.share.col_gib": {"en": "GiB at that context", "zh": "该上下文下 GiB"},
     "llm.share.col_gib_mha": {"en": "GiB if g = h", "zh": "若 g = h 时 GiB"},
     "llm.share.real_caption": {
@@ -165,15 +171,16 @@ STRINGS: dict[str, dict[str, str]] = {
     # ----- where positions go
     "llm.pos.title": {"en": "Where positions go", "zh": "位置信息放在哪里"},
     "llm.pos.intro": {
-        "en": ("The notes add a sinusoidal P to X before the layer (page “Positional encoding”). Today's decoders "
-               "mostly put positions into the scores instead. RoPE (rotary position embedding, Su et al. 2021; Llama, "
-               "Mistral, Qwen) turns each pair of coordinates of q and k by an angle proportional to the position, so "
-               "$q_m \\cdot k_n$ depends on m − n only. ALiBi (Press et al. 2022; BLOOM) adds $−m_i\\,(i − j)$ to head "
-               "i's scores. Below: the sentence and weights of the sidebar, causal, the three ways."),
-        "zh": ("笔记在进入层之前把正弦位置编码 P 加到 X 上（见“位置编码”一页）。如今的解码器大多把位置放进分数里。"
-               "旋转位置编码（RoPE，Su 等 2021；Llama、Mistral、Qwen）把 q 和 k 的每对坐标旋转一个与位置成正比的角度，"
-               "于是 $q_m \\cdot k_n$ 只依赖 m − n。ALiBi（Press 等 2022；BLOOM）在头 i 的分数上加 $−m_i\\,(i − j)$。下面：侧边栏"
-               "的句子和权重，因果掩码，三种方式。"),
+        "en": "The notes add a sinusoidal P to X before the layer (⟦page:positional⟧). Today's decoders mostly put "
+              "positions into the scores instead. RoPE (rotary position embedding, Su et al. 2021; Llama, Mistral, "
+              "Qwen) turns each pair of coordinates of q and k by an angle proportional to the position, so $q_m "
+              "\\cdot k_n$ depends on the positions m and n only through m − n. ALiBi (Press et al. 2022; BLOOM) "
+              "gives each head a its own slope $m_a$ and adds $−m_a\\,(i − j)$ to that head's score of query i and "
+              "key j. Below: the sentence and weights of the sidebar, causal, the three ways.",
+        "zh": "笔记在进入层之前把正弦位置编码 P 加到 X 上（⟦page:positional⟧）。如今的解码器大多把位置放进分数里。旋转位置编码（RoPE，Su 等 "
+              "2021；Llama、Mistral、Qwen）把 q 和 k 的每对坐标旋转一个与位置成正比的角度，于是 $q_m \\cdot k_n$ 对位置 m、n 的依赖只通过 m − "
+              "n。ALiBi（Press 等 2022；BLOOM）给每个头 a 一个自己的斜率 $m_a$，并在该头查询 i 对键 j 的分数上加 $−m_a\\,(i − "
+              "j)$。下面：侧边栏的句子和权重，因果掩码，三种方式。",
     },
     "llm.pos.shift": {"en": "Move the sentence to positions s, s + 1, …: s =", "zh": "把句子移到位置 s, s + 1, …：s ="},
     "llm.pos.rope_odd": {
@@ -205,22 +212,22 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "会变：X + P 是新的输入，所以分数会变",
     },
     "llm.pos.verdict_rope": {
-        "en": "the same up to rounding: the scores depend on m − n only",
-        "zh": "除舍入误差外不变：分数只依赖 m − n",
+        "en": "the same up to rounding: the scores depend on the positions only through m − n",
+        "zh": "除舍入误差外不变：分数对位置的依赖只通过 m − n",
     },
     "llm.pos.verdict_alibi": {
-        "en": "exactly the same: the penalty depends on i − j only",
-        "zh": "完全不变：惩罚项只依赖 i − j",
+        "en": "exactly the same: the penalty depends on the positions only through i − j",
+        "zh": "完全不变：惩罚项对位置的依赖只通过 i − j",
     },
     "llm.pos.verdict_none": {"en": "s = 0: nothing moved", "zh": "s = 0：没有平移"},
     "llm.pos.alibi_title": {"en": "ALiBi: a penalty per head for distance", "zh": "ALiBi：每个头对距离的惩罚"},
     "llm.pos.alibi_text": {
-        "en": ("Head i adds $−m_i \\cdot (i − j)$ to the score of a key i − j positions back: a fixed price per step back, "
-               "its own slope $m_i$ for each head (the paper's geometric sequence). With h = {h}: m = {first} for "
-               "head 1, {last} for head {h}. A steep head mostly reads near tokens; a flat one still reaches far."),
-        "zh": ("头 i 给往回 i − j 个位置的键的分数加上 $−m_i \\cdot (i − j)$：每往回一步付固定的代价，每个头有自己的斜率 $m_i$"
-               "（论文中的几何数列）。h = {h} 时：头 1 的 m = {first}，头 {h} 的 m = {last}。陡的头主要读近处的词元；"
-               "平缓的头仍能看到远处。"),
+        "en": "Head a adds $−m_a \\cdot (i − j)$ to its score of query i and key j, a key i − j positions back: a "
+              "fixed price per step back, its own slope $m_a$ for each head (the paper's geometric sequence). With "
+              "h = {h}: m = {first} for head 1, {last} for head {h}. A steep head mostly reads near tokens; a flat "
+              "one still reaches far.",
+        "zh": "头 a 在它的查询 i 对键 j（往回 i − j 个位置的键）的分数上加 $−m_a \\cdot (i − j)$：每往回一步付固定的代价，每个头有自己的斜率 $m_a$（论文中的几何数列）。h "
+              "= {h} 时：头 1 的 m = {first}，头 {h} 的 m = {last}。陡的头主要读近处的词元；平缓的头仍能看到远处。",
     },
     "llm.pos.beyond_title": {"en": "Beyond the trained length", "zh": "超出训练长度之后"},
     "llm.pos.trained": {"en": "Trained length (positions seen in training)", "zh": "训练长度（训练中见过的位置数）"},
@@ -234,33 +241,35 @@ STRINGS: dict[str, dict[str, str]] = {
                "旋转位置编码的模型在读更长文本之前要先做调整的原因（例如位置插值，Chen 等 2023）。"),
     },
     "llm.pos.beyond_alibi": {
-        "en": ("ALiBi has no angle to run out of: the penalty at distance {twice} is twice the one at {L}, on the same "
-               "straight line. Its paper is titled “Train Short, Test Long”."),
-        "zh": "ALiBi 没有会“用完”的角度：距离 {twice} 处的惩罚正好是 {L} 处的两倍，在同一条直线上。它的论文题为"
-              "《Train Short, Test Long》（训练短，测试长）。",
+        "en": "ALiBi has no angle to run out of: the penalty at distance {twice} is twice the one at {L}, on the "
+              "same straight line. Its paper (“Train Short, Test Long”) trains models on short texts and reports "
+              "that they stay stable on texts longer than those they were trained on.",
+        "zh": "ALiBi 没有会“用完”的角度：距离 {twice} 处的惩罚正好是 {L} 处的两倍，在同一条直线上。它的论文（《Train Short, Test "
+              "Long》）在短文本上训练模型，报告这些模型在比训练时更长的文本上依然稳定。",
     },
     # ----- long context
     "llm.long.title": {"en": "Long context", "zh": "长上下文"},
     "llm.long.intro": {
-        "en": ("A layer's scores are L × L per head: long texts make attention costly in memory and time. Two of "
-               "today's answers: a causal sliding window (Mistral 7B: each token attends to its last 4,096 tokens), "
-               "and FlashAttention's tiling (Dao et al. 2022), which gives the same result up to rounding without "
-               "ever holding the L × L matrix."),
-        "zh": ("一层的分数每个头都是 L × L：长文本让注意力在内存和时间上都很昂贵。如今的两种应对：因果滑动窗口"
-               "（Mistral 7B：每个词元只关注它之前的 4,096 个词元），以及 FlashAttention 的分块计算（Dao 等 2022），"
-               "它不保存 L × L 矩阵，结果与原来相同（仅差舍入误差）。"),
+        "en": "A layer's scores are L × L per head: long texts make attention costly in memory and time. Two of "
+              "today's answers: a causal sliding window (Mistral 7B: each token attends to a window of {mw} tokens, "
+              "itself and the {before} before it), and FlashAttention's tiling (Dao et al. 2022), which gives the "
+              "same result up to rounding without ever holding the L × L matrix. Neither changes how a decoder "
+              "starts: it reads the prompt in one parallel pass (the prefill, all of the prompt's scores at once), "
+              "then writes one token at a time with its KV cache.",
+        "zh": "一层的分数每个头都是 L × L：长文本让注意力在内存和时间上都很昂贵。如今的两种应对：因果滑动窗口（Mistral 7B：每个词元关注一个 {mw} 个词元的窗口，即它自己和它之前的 "
+              "{before} 个词元），以及 FlashAttention 的分块计算（Dao 等 2022），它不保存 L × L "
+              "矩阵，结果与原来相同（仅差舍入误差）。两者都不改变解码器的开头：它先用一次并行计算读完整个提示（预填充，一次算出提示的全部分数），再借助键值缓存逐个写出词元。",
     },
     "llm.long.window_title": {"en": "Sliding windows, stacked", "zh": "滑动窗口的层层叠加"},
     "llm.long.length": {"en": "Sequence length L", "zh": "序列长度 L"},
     "llm.long.window": {"en": "Window w (keys each query sees)", "zh": "窗口 w（每个查询看到的键数）"},
     "llm.long.reach_text": {
-        "en": ("One layer with a window of w = {w} keys reaches w − 1 tokens back. Stacked, each layer reads what the "
-               "layer below gathered, so {n} layers reach n (w − 1) = **{reach}** tokens back (the last row above). "
-               "Mistral 7B's window of 4,096 tokens over its 32 layers reaches {mistral} tokens back: the “about "
-               "131K tokens” of the Mistral paper."),
-        "zh": ("窗口为 w = {w} 个键的一层能往回看 w − 1 个词元。层层叠加时，每一层读取下一层已汇集的信息，所以 {n} 层"
-               "能往回看 n (w − 1) = **{reach}** 个词元（上图最后一行）。Mistral 7B 的窗口为 4,096 个词元，共 32 层，"
-               "能往回看 {mistral} 个词元：即 Mistral 论文所说的“约 131K 个词元”。"),
+        "en": "One layer with a window of w = {w} keys reaches w − 1 tokens back. Stacked, each layer reads what "
+              "the layer below gathered, so {n} layers reach n (w − 1) = **{reach}** tokens back (the last row "
+              "above). Mistral 7B's window of {mw} tokens over its {ml} layers reaches {mistral} tokens back: the "
+              "“about 131K tokens” of the Mistral paper.",
+        "zh": "窗口为 w = {w} 个键的一层能往回看 w − 1 个词元。层层叠加时，每一层读取下一层已汇集的信息，所以 {n} 层能往回看 n (w − 1) = **{reach}** "
+              "个词元（上图最后一行）。Mistral 7B 的窗口为 {mw} 个词元，共 {ml} 层，能往回看 {mistral} 个词元：即 Mistral 论文所说的“约 131K 个词元”。",
     },
     "llm.long.memory_title": {"en": "L² memory against tiling", "zh": "L² 的内存与分块计算"},
     "llm.long.block": {"en": "Block size b of the tiles", "zh": "分块大小 b"},
@@ -268,11 +277,12 @@ STRINGS: dict[str, dict[str, str]] = {
     "llm.long.col_tiled": {"en": "tiled (MiB)", "zh": "分块（MiB）"},
     "llm.long.col_ratio": {"en": "ratio", "zh": "倍数"},
     "llm.long.memory_caption": {
-        "en": ("Bytes of the h = {h} score matrices of one layer (float32, one sequence) against what tiling keeps: "
-               "one block of b = {b} scores per query row, plus a running max and a running sum per row. The ratio "
-               "is L / (b + 2): the full matrix grows with L², tiling with L."),
-        "zh": ("一层 h = {h} 个分数矩阵的字节数（float32，一个序列），对比分块计算保留的内容：每个查询行一块 b = {b} 个"
-               "分数，加上每行一个累计最大值和一个累计和。倍数为 L / (b + 2)：完整矩阵随 L² 增长，分块随 L 增长。"),
+        "en": "Bytes of the h = {h} score matrices of one layer (float32, one sequence) against what tiling keeps: "
+              "one block of b = {b} scores per query row, plus a running max and a running sum per row. The ratio "
+              "is L / (b + 2): the full matrix grows with L², tiling with L. Tiling saves memory, not arithmetic: "
+              "every one of the L² scores is still computed, with the same multiplications.",
+        "zh": "一层 h = {h} 个分数矩阵的字节数（float32，一个序列），对比分块计算保留的内容：每个查询行一块 b = {b} 个分数，加上每行一个累计最大值和一个累计和。倍数为 L / (b + "
+              "2)：完整矩阵随 L² 增长，分块随 L 增长。分块省的是内存，不是算术：L² 个分数每一个仍要计算，乘法次数不变。",
     },
     "llm.long.tiling_title": {"en": "Online softmax, block by block", "zh": "在线 softmax，逐块计算"},
     "llm.long.tile": {"en": "Keys per block", "zh": "每块的键数"},
@@ -353,7 +363,7 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "quiz.gqa_params.trap_no_dk": {
         "en": "Each K/V head is $d_k$ wide: $W^K$ is $d_\\text{{model}}$ × $g \\cdot d_k$, not $d_\\text{{model}}$ × g.",
-        "zh": "每个 K/V 头宽 $d_k$：$W^K$ 是 $d_\\text{{model}}$ × $g \\cdot d_k$，而不是 $d_\\text{{model}}$ × g。",
+        "zh": "每个 K/V 头的维度是 $d_k$：$W^K$ 是 $d_\\text{{model}}$ × $g \\cdot d_k$，而不是 $d_\\text{{model}}$ × g。",
     },
     "quiz.gqa_params.trap_no_wo": {
         "en": "$W^O$ is still there: $d_\\text{{model}}$ × $d_\\text{{model}}$ after the concatenation.",
@@ -439,21 +449,23 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "位置由旋转位置编码给出（Q 和 K 按位置旋转，如 Llama）。句子中每个词元都往后移 {s} 个位置。哪些注意力分数会变？",
     },
     "quiz.rope_shift.prompt_alibi": {
-        "en": ("Positions by ALiBi ($−m_i\\,(i − j)$ added to the scores, as in BLOOM). Every token's position "
-               "grows by {s} (the whole sentence moves later). Which attention scores change?"),
-        "zh": "位置由 ALiBi 给出（在分数上加 $−m_i\\,(i − j)$，如 BLOOM）。句子中每个词元都往后移 {s} 个位置。哪些注意力分数会变？",
+        "en": "Positions by ALiBi (head a adds $−m_a\\,(i − j)$ to its score of query i and key j, as in BLOOM). "
+              "Every token's position grows by {s} (the whole sentence moves later). Which attention scores change?",
+        "zh": "位置由 ALiBi 给出（头 a 在查询 i 对键 j 的分数上加 $−m_a\\,(i − j)$，如 BLOOM）。句子中每个词元都往后移 {s} 个位置。哪些注意力分数会变？",
     },
     "quiz.rope_shift.explain_sinusoidal": {
         "en": "X + P changes with the positions, so Q, K and every score can change.",
         "zh": "X + P 随位置而变，所以 Q、K 和每个分数都可能变。",
     },
     "quiz.rope_shift.explain_rope": {
-        "en": "$q_m \\cdot k_n$ after turning by m and n depends on m − n only: moving both keeps every score (up to rounding).",
-        "zh": "按 m 和 n 旋转后的 $q_m \\cdot k_n$ 只依赖 m − n：两者一起平移，每个分数都不变（除舍入误差外）。",
+        "en": "$q_m \\cdot k_n$ after turning by m and n depends on the positions only through m − n: moving both "
+              "keeps every score (up to rounding).",
+        "zh": "按 m 和 n 旋转后的 $q_m \\cdot k_n$ 对位置的依赖只通过 m − n：两者一起平移，每个分数都不变（除舍入误差外）。",
     },
     "quiz.rope_shift.explain_alibi": {
-        "en": "The penalty $−m_i\\,(i − j)$ depends on the distance only, and X, Q, K carry no position: nothing changes.",
-        "zh": "惩罚项 $−m_i\\,(i − j)$ 只依赖距离，而 X、Q、K 不含位置：什么都不变。",
+        "en": "The penalty $−m_a\\,(i − j)$ depends on the positions only through the distance, and X, Q, K carry "
+              "no position: nothing changes.",
+        "zh": "惩罚项 $−m_a\\,(i − j)$ 对位置的依赖只通过距离，而 X、Q、K 不含位置：什么都不变。",
     },
     "quiz.rope_shift.opt_none": {"en": "none (up to rounding)", "zh": "都不变（除舍入误差外）"},
     "quiz.rope_shift.opt_all": {"en": "every score can change", "zh": "每个分数都可能变"},
@@ -466,14 +478,20 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "The positions enter through sines and cosines, not as a number added to the scores.",
         "zh": "位置通过正弦和余弦进入，而不是作为一个数加到分数上。",
     },
-    "quiz.rope_shift.why_none_rope": {"en": "Right: the scores depend on m − n only.", "zh": "正确：分数只依赖 m − n。"},
+    "quiz.rope_shift.why_none_rope": {
+        "en": "Right: the scores depend on the positions only through m − n.",
+        "zh": "正确：分数对位置的依赖只通过 m − n。",
+    },
     "quiz.rope_shift.why_all_rope": {
         "en": "Q and K do turn, but by the same extra angle: their dot products stay.",
         "zh": "Q 和 K 确实转了，但多转的角度相同：它们的点积不变。",
     },
     "quiz.rope_shift.why_first_row_rope": {"en": "No row is special: every pair keeps its distance.", "zh": "没有哪一行特殊：每一对的距离都不变。"},
     "quiz.rope_shift.why_grow_rope": {"en": "A turn adds nothing to a dot product of two turned vectors.", "zh": "同时旋转两个向量不会给点积加上任何东西。"},
-    "quiz.rope_shift.why_none_alibi": {"en": "Right: the penalty depends on i − j only.", "zh": "正确：惩罚项只依赖 i − j。"},
+    "quiz.rope_shift.why_none_alibi": {
+        "en": "Right: the penalty depends on the positions only through i − j.",
+        "zh": "正确：惩罚项对位置的依赖只通过 i − j。",
+    },
     "quiz.rope_shift.why_all_alibi": {
         "en": "ALiBi puts no position into X, Q or K, and i − j is the same after the move.",
         "zh": "ALiBi 不把位置放进 X、Q 或 K，而平移后 i − j 不变。",
@@ -481,10 +499,11 @@ STRINGS: dict[str, dict[str, str]] = {
     "quiz.rope_shift.why_first_row_alibi": {"en": "No row is special: every distance stays.", "zh": "没有哪一行特殊：每个距离都不变。"},
     "quiz.rope_shift.why_grow_alibi": {"en": "The bias uses i − j, not i or j alone.", "zh": "偏置用的是 i − j，而不是单独的 i 或 j。"},
     "quiz.alibi_slope.prompt": {
-        "en": ("ALiBi with h = {h} heads gives head i the slope $m_i = 2^{{−8i/h}}$ (head {i}: m = {m}) and adds "
-               "$−m_i \\cdot (i − j)$ to its scores. Type what head {i} adds to the score of a key at distance i − j = {d}."),
-        "zh": ("h = {h} 个头的 ALiBi 给头 i 的斜率为 $m_i = 2^{{−8i/h}}$（头 {i}：m = {m}），并在它的分数上加 $−m_i \\cdot (i − j)$。"
-               "请输入头 {i} 给距离 i − j = {d} 的键的分数加上多少。"),
+        "en": "ALiBi with h = {h} heads gives head a the slope $m_a = 2^{{−8a/h}}$ (head {i}: m = {m}) and adds "
+              "$−m_a \\cdot d$ to its score of a key d positions back. Type what head {i} adds to the score of a "
+              "key d = {d} positions back.",
+        "zh": "h = {h} 个头的 ALiBi 给头 a 的斜率为 $m_a = 2^{{−8a/h}}$（头 {i}：m = {m}），并在它对往回 d 个位置的键的分数上加 $−m_a \\cdot "
+              "d$。请输入头 {i} 给往回 d = {d} 个位置的键的分数加上多少。",
     },
     "quiz.alibi_slope.explain": {
         "en": "−m · d = −{m} · {d} = {answer}: a fixed price per step back, its own slope per head.",
@@ -496,8 +515,8 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "quiz.alibi_slope.trap_no_d": {"en": "That is one step back; multiply by the distance.", "zh": "这是往回一步的值；要乘以距离。"},
     "quiz.alibi_slope.trap_reversed": {
-        "en": "That is the slope of head h − i + 1: head 1 has the steepest slope, $2^{{−8/h}}$.",
-        "zh": "这是头 h − i + 1 的斜率：头 1 的斜率最陡，为 $2^{{−8/h}}$。",
+        "en": "That is the slope of head {h} + 1 − {i}: head 1 has the steepest slope, $2^{{−8/h}}$.",
+        "zh": "这是头 {h} + 1 − {i} 的斜率：头 1 的斜率最陡，为 $2^{{−8/h}}$。",
     },
     "quiz.window_reach.prompt": {
         "en": ("Every layer attends to a causal window of w = {w} keys (the token itself and the w − 1 before it). "
@@ -558,7 +577,10 @@ STRINGS: dict[str, dict[str, str]] = {
     "fig.llm.change_axis": {"en": "mean |Δ weight|", "zh": "平均 |Δ 权重|"},
     "fig.llm.alibi_head": {"en": "head {n} (m = {m})", "zh": "头 {n}（m = {m}）"},
     "fig.llm.trained_length": {"en": "trained length", "zh": "训练长度"},
-    "fig.llm.alibi_title": {"en": "ALiBi's bias −mᵢ · d by distance d", "zh": "ALiBi 的偏置 −mᵢ · d 随距离 d 的变化"},
+    "fig.llm.alibi_title": {
+        "en": "ALiBi's bias −mₐ · d by distance d",
+        "zh": "ALiBi 的偏置 −mₐ · d 随距离 d 的变化",
+    },
     "fig.llm.distance": {"en": "distance back i − j", "zh": "往回的距离 i − j"},
     "fig.llm.bias": {"en": "bias added to the score", "zh": "加到分数上的偏置"},
     "fig.llm.pairs_seen": {"en": "a full turn within the trained length", "zh": "在训练长度内转满一圈"},

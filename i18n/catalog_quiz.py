@@ -59,18 +59,18 @@ STRINGS: dict[str, dict[str, str]] = {
               "$d_\\text{{model}}$ / h = {d} / {h} = {dk} dimensions, so that the h outputs side by side are "
               "$d_\\text{{model}}$ wide again.",
         "zh": "每个头都读取全部 $d_\\text{{model}}$ = {d} 个输入维度，并把它们投影到 $d_k$ = $d_\\text{{model}}$ / h = {d} / {h} = "
-              "{dk} 维，这样 h 个输出横向拼接后又是 $d_\\text{{model}}$ 宽。",
+              "{dk} 维，这样 h 个输出横向拼接后又是 $d_\\text{{model}}$ 维。",
     },
     "quiz.d_k.trap_mult": {
-        "en": "That is $d_\\text{{model}}$ · h. Each head's output is $d_\\text{{model}}$ / h wide, so that the "
-              "h outputs side by side are $d_\\text{{model}}$ wide again: divide. (Each head still reads all "
-              "$d_\\text{{model}}$ inputs: ⟦errata:n000_split⟧.)",
-        "zh": "这是 $d_\\text{{model}}$ · h。每个头的输出宽 $d_\\text{{model}}$ / h，h 个输出横向拼接后才又是 $d_\\text{{model}}$ 宽：应当相"
-              "除。（每个头仍读取全部 $d_\\text{{model}}$ 个输入：⟦errata:n000_split⟧。）",
+        "en": "That is $d_\\text{{model}}$ · h. Each head's output has $d_\\text{{model}}$ / h dimensions, so that "
+              "the h outputs side by side have $d_\\text{{model}}$ again: divide. (What each head reads: "
+              "⟦errata:n000_split⟧.)",
+        "zh": "这是 $d_\\text{{model}}$ · h。每个头的输出有 $d_\\text{{model}}$ / h 维，h 个输出横向拼接后才又是 $d_\\text{{model}}$ "
+              "维：应当相除。（每个头读取什么：⟦errata:n000_split⟧。）",
     },
     "quiz.d_k.trap_d": {
         "en": "That is $d_\\text{{model}}$ itself, the width of all heads together (after the concatenation).",
-        "zh": "这是 $d_\\text{{model}}$ 本身，即所有头合起来（拼接之后）的宽度。",
+        "zh": "这是 $d_\\text{{model}}$ 本身，即所有头合起来（拼接之后）的维度。",
     },
     "quiz.d_k.trap_h": {"en": "That is the number of heads, not their width.", "zh": "这是头数，而不是每个头的维度。"},
     # ---- shape of a tensor of this setting (typed shape)
@@ -117,7 +117,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "quiz.shape.why_w_o": {
         "en": "$W^O$ takes the concatenation (h · $d_k$ = $d_\\text{{model}}$ wide) back to $d_\\text{{model}}$: "
               "{shape}.",
-        "zh": "$W^O$ 把拼接结果（宽 h · $d_k$ = $d_\\text{{model}}$）映射回 $d_\\text{{model}}$：{shape}。",
+        "zh": "$W^O$ 把拼接结果（h · $d_k$ = $d_\\text{{model}}$ 维）映射回 $d_\\text{{model}}$：{shape}。",
     },
     "quiz.shape.trap_transposed": {
         "en": "Right numbers, wrong order: that is the transpose. Rows come first.",
@@ -183,7 +183,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "quiz.heads_params.explain_d": {
         "en": "With $d_\\text{{model}}$ fixed the count is 4 · $d_\\text{{model}}^2$ = {p2}: more heads are "
               "narrower heads (note 004).",
-        "zh": "$d_\\text{{model}}$ 不变时参数量为 4 · $d_\\text{{model}}^2$ = {p2}：头越多，每个头越窄（笔记 004）。",
+        "zh": "$d_\\text{{model}}$ 不变时参数量为 4 · $d_\\text{{model}}^2$ = {p2}：头越多，每个头的维度越小（笔记 004）。",
     },
     "quiz.heads_params.explain_dk": {
         "en": "$d_\\text{{model}}$ = h · $d_k$ goes from {h1} · {dk} to {h2} · {dk}, and the count is 4 · "
@@ -207,12 +207,12 @@ STRINGS: dict[str, dict[str, str]] = {
     "quiz.heads_params.why_linear_d": {
         "en": "Extra heads do not bring extra matrices of full size: each head gets narrower ($d_k$ = "
               "$d_\\text{{model}}$ / h).",
-        "zh": "多出的头并不带来完整大小的新矩阵：每个头变窄了（$d_k$ = $d_\\text{{model}}$ / h）。",
+        "zh": "多出的头并不带来完整大小的新矩阵：每个头的维度变小了（$d_k$ = $d_\\text{{model}}$ / h）。",
     },
     "quiz.heads_params.why_linear_dk": {
         "en": "The input width $d_\\text{{model}}$ grows too, not only the number of heads: the count grows with "
               "$d_\\text{{model}}^2$.",
-        "zh": "增长的不只是头数，输入宽度 $d_\\text{{model}}$ 也在增长：参数量随 $d_\\text{{model}}^2$ 增长。",
+        "zh": "增长的不只是头数，输入维度 $d_\\text{{model}}$ 也在增长：参数量随 $d_\\text{{model}}^2$ 增长。",
     },
     "quiz.heads_params.why_square_d": {
         "en": "Only when $d_\\text{{model}}$ grows with h. Here $d_\\text{{model}}$ is fixed.",
@@ -224,11 +224,11 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "quiz.heads_params.why_inverse_d": {
         "en": "Narrower heads, but more of them: the two cancel, nothing shrinks.",
-        "zh": "每个头变窄了，但头变多了：两者抵消，总数不变小。",
+        "zh": "每个头的维度变小了，但头变多了：两者抵消，总数不变小。",
     },
     "quiz.heads_params.why_inverse_dk": {
         "en": "With $d_k$ fixed, more heads mean a wider $d_\\text{{model}}$, never fewer weights.",
-        "zh": "$d_k$ 固定时，头越多 $d_\\text{{model}}$ 越宽，权重不会变少。",
+        "zh": "$d_k$ 固定时，头越多 $d_\\text{{model}}$ 越大，权重不会变少。",
     },
     # ---- one softmax weight by hand (typed number)
     "quiz.softmax_weight.prompt": {
@@ -411,7 +411,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "{step}: L · $L_k$ · $d_k$ per head, times h: L · $L_k$ · $d_\\text{{model}}$ = {L} · {Lk} · {d} = "
               "{total}, the same as one head of width $d_\\text{{model}}$ (note 001).",
         "zh": "{step}：每个头 L · $L_k$ · $d_k$，乘以 h：L · $L_k$ · $d_\\text{{model}}$ = {L} · {Lk} · {d} = "
-              "{total}，与宽度为 $d_\\text{{model}}$ 的单头相同（笔记 001）。",
+              "{total}，与维度为 $d_\\text{{model}}$ 的单头相同（笔记 001）。",
     },
     "quiz.qk_mults.trap_dh": {
         "en": "That multiplies by $d_\\text{{model}}$ and by h: each head works in $d_k$ = $d_\\text{{model}}$ / "
@@ -496,7 +496,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "A dot product of $d_k$ terms has variance $d_k$: from {a} to {b} the scores spread √({b}/{a}) "
               "times wider, softmax saturates on one key, the entropy falls towards 0 and the gradients vanish "
               "(note 002).",
-        "zh": "$d_k$ 项的点积方差为 $d_k$：从 {a} 到 {b}，分数的分布宽了 √({b}/{a}) 倍，softmax 饱和到一个键上，熵降向 0，梯度消失（笔记 002）。",
+        "zh": "$d_k$ 项的点积方差为 $d_k$：从 {a} 到 {b}，分数的分布范围扩大到 √({b}/{a}) 倍，softmax 饱和到一个键上，熵降向 0，梯度消失（笔记 002）。",
     },
     "quiz.entropy_scaling.explain_on": {
         "en": "Dividing by $\\sqrt{{d_k}}$ keeps the variance of the scores at 1 for any $d_k$, so the weights "
@@ -531,7 +531,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "quiz.entropy_scaling.why_rises_on": {
         "en": "With the scaling the spread of the scores does not change with $d_k$, so the weights do not "
               "flatten.",
-        "zh": "有缩放时分数的分布宽度不随 $d_k$ 变化，权重不会变平。",
+        "zh": "有缩放时分数的分布范围不随 $d_k$ 变化，权重不会变平。",
     },
     "quiz.entropy_scaling.why_same_off": {
         "en": "It would, with the scaling. Without it the scores' variance grows with $d_k$.",
@@ -678,10 +678,10 @@ STRINGS: dict[str, dict[str, str]] = {
               "{note}。请自己计算这个元素并输入。",
     },
     "quiz.note001_entry.explain": {
-        "en": "$Q_{{{head}}}[{r},{c}]$ = {products} = {answer}. The note's {note} is wrong, and so are the other "
-              "entries of its $Q_1$ and $Q_2$ (⟦errata:n001_q⟧; the Worked example page computes them).",
-        "zh": "$Q_{{{head}}}[{r},{c}]$ = {products} = {answer}。笔记的 {note} 是错的，它的 $Q_1$、$Q_2$ 的其他元素也错了（"
-              "⟦errata:n001_q⟧；“算例演算”页给出了计算结果）。",
+        "en": "$Q_{{{head}}}[{r},{c}]$ = {products} = {answer}, not the note's {note} (⟦errata:n001_q⟧; "
+              "⟦page:worked⟧ computes both matrices).",
+        "zh": "$Q_{{{head}}}[{r},{c}]$ = {products} = {answer}，而不是笔记的 {note}（⟦errata:n001_q⟧；⟦page:worked⟧ "
+              "给出了两个矩阵的计算结果）。",
     },
     "quiz.note001_entry.trap_note": {
         "en": "{note} is the note's number, and it is wrong: multiply the row by the column yourself.",
@@ -694,9 +694,8 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "quiz.note_error.explain": {
         "en": "Not every shape, count or claim of the notes holds, even where it looks routine: compare each "
-              "statement with the numbers the app computes. The page “Where the notes are wrong” lists every "
-              "such place.",
-        "zh": "笔记中的形状、计数和论断并非都成立，即使看起来理所当然也一样：每一条都要与本应用计算出的数值对照。“笔记中的错误”页面列出了每一处。",
+              "statement with the numbers the app computes. ⟦page:errata⟧ lists every such place.",
+        "zh": "笔记中的形状、计数和论断并非都成立，即使看起来理所当然也一样：每一条都要与本应用计算出的数值对照。⟦page:errata⟧ 列出了每一处。",
     },
     "quiz.note_error.claim_q1": {
         "en": "Note 001: Q_1 = X W_1^Q = [[0.85, −0.05], [−0.29, 0.74]]",
@@ -720,7 +719,7 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "quiz.note_error.claim_cost": {
         "en": "Note 001: over all heads, Q Kᵀ costs O(n² d_model), the same as one head of width d_model",
-        "zh": "笔记 001：所有头合起来，Q Kᵀ 的计算量为 O(n² d_model)，与宽度为 d_model 的单头相同",
+        "zh": "笔记 001：所有头合起来，Q Kᵀ 的计算量为 O(n² d_model)，与维度为 d_model 的单头相同",
     },
     "quiz.note_error.claim_wo": {
         "en": "Notes 002/004: W^O ∈ ℝ^(h·d_v × d_model)",
@@ -728,45 +727,36 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "quiz.note_error.claim_scores": {
         "en": "Note 002: the scores of a batch have shape B × h × T × T (32 × 8 × 20 × 20)",
-        "zh": "笔记 002：一个批次的分数形状为 B × h × T × T（32 × 8 × 20 × 20）",
+        "zh": "笔记 002：一个批量的分数形状为 B × h × T × T（32 × 8 × 20 × 20）",
     },
     "quiz.note_error.claim_free": {
         "en": "Note 004: the parameter count 4 d_model² does not depend on h",
         "zh": "笔记 004：参数量 4 d_model² 与 h 无关",
     },
     "quiz.note_error.claim_scale": {
-        "en": "Note 002: dividing by √d_k keeps the dot products from growing with d_k",
-        "zh": "笔记 002：除以 √d_k 可防止点积随 d_k 增大",
+        "en": "Note 002: the factor √d_k keeps large dot products from making the gradients vanish",
+        "zh": "笔记 002：缩放因子 √d_k 用于防止点积过大导致梯度消失",
     },
     "quiz.note_error.why_q1": {
-        "en": "Wrong: row 1 of X times column 1 of $W_1^Q$ is 1·0.1 + 0.5·(−0.2) + (−1)·1.0 + 2·0.5 = 0.00; the "
-              "true $Q_1$ is [[0.00, 1.45], [−0.95, −0.45]] (⟦errata:n001_q⟧).",
-        "zh": "错：X 的第 1 行乘 $W_1^Q$ 的第 1 列是 1·0.1 + 0.5·(−0.2) + (−1)·1.0 + 2·0.5 = 0.00；正确的 $Q_1$ 是 [[0.00, "
-              "1.45], [−0.95, −0.45]]（⟦errata:n001_q⟧）。",
+        "en": "Wrong: ⟦errata:n001_q⟧.",
+        "zh": "错：⟦errata:n001_q⟧。",
     },
     "quiz.note_error.why_params3": {
-        "en": "Wrong: multi-head attention has $W^O$ too, 4 $d_\\text{{model}}^2$ in all, whatever h is: "
-              "⟦errata:n001_params⟧.",
-        "zh": "错：多头注意力还有 $W^O$，合计 4 $d_\\text{{model}}^2$，与 h 无关：⟦errata:n001_params⟧。",
+        "en": "Wrong: ⟦errata:n001_params⟧.",
+        "zh": "错：⟦errata:n001_params⟧。",
     },
     "quiz.note_error.why_orthogonal": {
-        "en": "Wrong: nothing in the layer or in training makes the heads' subspaces orthogonal; they generally "
-              "overlap (note 004 says they may). How much two subspaces overlap is measured by their principal "
-              "angles, not by $\\rho_{{ij}}$ of the head outputs (⟦errata:n004_rho⟧): ⟦errata:n001_orth⟧.",
-        "zh": "错：层的结构和训练都不会使各头的子空间正交；它们通常相互重叠（笔记 004 也说它们可能相交）。两个子空间重叠多少由它们的主角度衡量，而不是由头输出的 $\\rho_{{ij}}$ 衡量（"
-              "⟦errata:n004_rho⟧）：⟦errata:n001_orth⟧。",
+        "en": "Wrong: ⟦errata:n001_orth⟧.",
+        "zh": "错：⟦errata:n001_orth⟧。",
     },
     "quiz.note_error.why_blockdiag": {
-        "en": "Wrong: $Q^\\text{{all}}$ = X [$W_1^Q$ | … | $W_h^Q$], the matrices side by side, a full $d_\\text{{model}}$ × "
-              "$d_\\text{{model}}$ matrix; every input dimension feeds every head: ⟦errata:n004_blockdiag⟧.",
-        "zh": "错：$Q^\\text{{all}}$ = X [$W_1^Q$ | … | $W_h^Q$]，矩阵左右并排，是一个完整的 $d_\\text{{model}}$ × $d_\\text{{model}}$ 矩阵；每个输"
-              "入维度都贡献给每个头：⟦errata:n004_blockdiag⟧。",
+        "en": "Wrong: ⟦errata:n004_blockdiag⟧.",
+        "zh": "错：⟦errata:n004_blockdiag⟧。",
     },
     "quiz.note_error.why_dk": {
-        "en": "True: $d_k$ = $d_\\text{{model}}$ / h = 512 / 8 = 64 is the width of each head's output; each "
-              "head still reads all 512 input dimensions (⟦errata:n000_split⟧).",
-        "zh": "对：$d_k$ = $d_\\text{{model}}$ / h = 512 / 8 = 64 是每个头输出的宽度；每个头仍读取全部 512 个输入维度（"
-              "⟦errata:n000_split⟧）。",
+        "en": "True: $d_k$ = $d_\\text{{model}}$ / h = 512 / 8 = 64 is the dimension of each head's output (what a "
+              "head reads: ⟦errata:n000_split⟧).",
+        "zh": "对：$d_k$ = $d_\\text{{model}}$ / h = 512 / 8 = 64 是每个头输出的维度（一个头读取什么：⟦errata:n000_split⟧）。",
     },
     "quiz.note_error.why_cost": {
         "en": "True: h heads of L · L · $d_k$ multiplications each make L · L · $d_\\text{{model}}$.",
@@ -787,9 +777,11 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "对：每个矩阵 h · $d_\\text{{model}}$ · ($d_\\text{{model}}$ / h) = $d_\\text{{model}}^2$，共四个矩阵。",
     },
     "quiz.note_error.why_scale": {
-        "en": "True: a dot product of $d_k$ unit-variance terms has variance $d_k$; dividing by $\\sqrt{{d_k}}$ "
-              "brings it back to 1.",
-        "zh": "对：$d_k$ 个方差为 1 的项的点积方差为 $d_k$；除以 $\\sqrt{{d_k}}$ 使其回到 1。",
+        "en": "True: with unit-variance entries q·k has variance $d_k$, so the dot products still grow with $d_k$; "
+              "the scaled score q·k / $\\sqrt{{d_k}}$ keeps variance 1, so the softmax does not saturate, where its "
+              "gradients would vanish.",
+        "zh": "对：各元素方差为 1 时，q·k 的方差为 $d_k$，点积仍随 $d_k$ 增大；缩放后的分数 q·k / $\\sqrt{{d_k}}$ 方差保持为 1，softmax "
+              "不会饱和，而饱和时它的梯度会趋于消失。",
     },
     # ---- the stacked W^Q (typed shape)
     "quiz.stacked_wq.prompt": {
@@ -799,16 +791,16 @@ STRINGS: dict[str, dict[str, str]] = {
               "{d}）。请输入 $W^Q$ 的形状。",
     },
     "quiz.stacked_wq.explain": {
-        "en": "$W^Q$ = [$W_1^Q$ | … | $W_h^Q$]: {h} blocks of {d} × {dk} side by side, {d} × {d}. Every entry is "
-              "used, and every input dimension feeds every head (⟦errata:n004_stack⟧).",
-        "zh": "$W^Q$ = [$W_1^Q$ | … | $W_h^Q$]：{h} 块 {d} × {dk} 左右并排，共 {d} × "
-              "{d}。每个元素都被用到，每个输入维度都贡献给每个头（⟦errata:n004_stack⟧）。",
+        "en": "$W^Q$ = [$W_1^Q$ | … | $W_h^Q$]: {h} blocks of {d} × {dk} side by side, {d} × {d} (note 004 stacks "
+              "them otherwise: ⟦errata:n004_stack⟧).",
+        "zh": "$W^Q$ = [$W_1^Q$ | … | $W_h^Q$]：{h} 块 {d} × {dk} 左右并排，共 {d} × {d}（笔记 004 "
+              "的堆叠方式不同：⟦errata:n004_stack⟧）。",
     },
     "quiz.stacked_wq.trap_blockdiag": {
-        "en": "That is note 004's BlockDiag($W_1^Q$, …, $W_h^Q$): it would need X to be h · $d_\\text{{model}}$ "
-              "= {h} · {d} wide. The blocks sit side by side instead (⟦errata:n004_blockdiag⟧).",
-        "zh": "这是笔记 004 的 BlockDiag($W_1^Q$, …, $W_h^Q$)：它要求 X 宽为 h · $d_\\text{{model}}$ = {h} · "
-              "{d}。实际上各块是左右并排的（⟦errata:n004_blockdiag⟧）。",
+        "en": "That is the shape of note 004's BlockDiag($W_1^Q$, …, $W_h^Q$) (⟦errata:n004_blockdiag⟧): it would "
+              "need X to be h · $d_\\text{{model}}$ = {h} · {d} wide.",
+        "zh": "这是笔记 004 的 BlockDiag($W_1^Q$, …, $W_h^Q$) 的形状（⟦errata:n004_blockdiag⟧）：它要求 X 有 h · "
+              "$d_\\text{{model}}$ = {h} · {d} 维。",
     },
     "quiz.stacked_wq.trap_one": {
         "en": "That is one head's $W_i^Q$; $W^Q$ holds all heads.",
@@ -850,7 +842,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "quiz.note002_shape.why_q": {
         "en": "A $d_\\text{{model}}$ × $d_\\text{{model}}\\ W^Q$ keeps the width: B × T × $d_\\text{{model}}$ = "
               "{shape}.",
-        "zh": "$d_\\text{{model}}$ × $d_\\text{{model}}$ 的 $W^Q$ 保持宽度不变：B × T × $d_\\text{{model}}$ = {shape}。",
+        "zh": "$d_\\text{{model}}$ × $d_\\text{{model}}$ 的 $W^Q$ 保持维度不变：B × T × $d_\\text{{model}}$ = {shape}。",
     },
     "quiz.note002_shape.why_q_split": {
         "en": "[B, T, $d_\\text{{model}}$] → [B, T, h, $d_k$] → transpose(1, 2) → [B, h, T, $d_k$] = {shape}, "
@@ -863,10 +855,9 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "每个序列、每个头各一个 T × T 矩阵：B × h × T × T = {shape}。",
     },
     "quiz.note002_shape.why_head_out": {
-        "en": "(T × T)(T × $d_k$) per sequence and head: B × h × T × $d_k$ = {shape}, all heads (one head alone "
-              "is B × T × $d_k$: ⟦errata:n002_head⟧).",
-        "zh": "每个序列、每个头 (T × T)(T × $d_k$)：B × h × T × $d_k$ = {shape}，这是全部的头（单独一个头是 B × T × "
-              "$d_k$：⟦errata:n002_head⟧）。",
+        "en": "(T × T)(T × $d_k$) per sequence and head: B × h × T × $d_k$ = {shape}, all heads (one head alone: "
+              "⟦errata:n002_head⟧).",
+        "zh": "每个序列、每个头 (T × T)(T × $d_k$)：B × h × T × $d_k$ = {shape}，这是全部的头（单独一个头：⟦errata:n002_head⟧）。",
     },
     "quiz.note002_shape.why_concat": {
         "en": "transpose(1, 2) then reshape(B, T, h · $d_k$): {shape}.",

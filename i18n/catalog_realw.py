@@ -56,10 +56,12 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "realw.prev_head": {
         "en": "**A previous-token head**: in layer {layer}, head {head} puts on average {score:.0%} of each "
-              "query's weight on the token just before it (one step left of the diagonal below). Its $W_i^Q$ and "
-              "$W_i^K$ were learned so that $q_i \\cdot k_{{i-1}}$ beats every other key.",
-        "zh": "**“前一个词元”头**：在第 {layer} 层，第 {head} 个头平均把每个查询 {score:.0%} 的注意力权重放在紧挨着它的前一个词元上（下图对角线左侧一格）。它的 "
-              "$W_i^Q$ 和 $W_i^K$ 是训练得到的，使 $q_i \\cdot k_{{i-1}}$ 胜过其他所有键。",
+              "query's weight on the token just before it (one step left of the diagonal below). Its query and key "
+              "projections were learned so that the query of token t scores highest against the key of token t − "
+              "1: $q_t \\cdot k_{{t-1}}$ beats every other key.",
+        "zh": "**“前一个词元”头**：在第 {layer} 层，第 {head} 个头平均把每个查询 {score:.0%} "
+              "的注意力权重放在紧挨着它的前一个词元上（下图对角线左侧一格）。它的查询投影和键投影是训练得到的，使词元 t 的查询对词元 t − 1 的键得分最高：$q_t \\cdot k_{{t-1}}$ "
+              "胜过其他所有键。",
     },
     "realw.no_prev_head": {
         "en": "Layer {layer}'s most previous-token-like head is head {head} ({score:.0%} of the weight on the "
@@ -93,14 +95,14 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     # ---- padding batch
     "mask.chosen": {"en": "chosen tokens", "zh": "选定的词元"},
-    "sb.text_pad": {"en": "Second sentence of the batch", "zh": "批次中的第二个句子"},
+    "sb.text_pad": {"en": "Second sentence of the batch", "zh": "批量中的第二个句子"},
     "sb.text_pad_help": {
         "en": "Padding: the two sentences form a batch (B = 2); the shorter one is filled with [PAD] up to the "
         "longer one's length, and the key padding mask hides those [PAD] keys.",
-        "zh": "填充：两个句子组成一个批次（B = 2）；较短的句子用 [PAD] 补到较长句子的长度，"
+        "zh": "填充：两个句子组成一个批量（B = 2）；较短的句子用 [PAD] 补到较长句子的长度，"
         "键填充掩码把这些 [PAD] 键掩蔽掉。",
     },
-    "which.second": {"en": "second sentence of the batch", "zh": "批次中的第二个句子"},
+    "which.second": {"en": "second sentence of the batch", "zh": "批量中的第二个句子"},
     "name.weight_source": {"en": "weight source", "zh": "权重来源"},
     "name.layer": {"en": "layer", "zh": "层"},
     "problem.real_fixed": {
@@ -111,13 +113,13 @@ STRINGS: dict[str, dict[str, str]] = {
     "problem.padding_batch": {
         "en": "The padding batch is self-attention on two sentences: turn off cross-attention and choose a sentence "
         "preset.",
-        "zh": "填充批次是对两个句子的自注意力：请关闭交叉注意力，并选择一个句子预设。",
+        "zh": "填充后的批量是对两个句子的自注意力：请关闭交叉注意力，并选择一个句子预设。",
     },
     "steps.mask.chosen": {
         "en": "Chosen tokens: the key tokens picked in the sidebar are −∞ for every query (empty cells).",
         "zh": "选定的词元：侧边栏中选定的键词元对所有查询都是 −∞（空白格）。",
     },
-    "padb.title": {"en": "The batch: B = 2 sentences, padded", "zh": "批次：B = 2 个句子，已填充"},
+    "padb.title": {"en": "The batch: B = 2 sentences, padded", "zh": "批量：B = 2 个句子，已填充"},
     "padb.text": {
         "en": "Sentences of different lengths are stacked into one tensor X of shape B × L × d_model = "
         "{B} × {L} × {d}: the shorter one is filled with [PAD]. The key padding mask (B × L, True at [PAD]) "
@@ -133,7 +135,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "两个句子都有 {L} 个词元，因此无需填充。请把第二个句子改短或改长。",
     },
     "padb.mask_title": {"en": "Key padding mask (B × L)", "zh": "键填充掩码（B × L）"},
-    "padb.item": {"en": "Batch item", "zh": "批次中的句子"},
+    "padb.item": {"en": "Batch item", "zh": "批量中的句子"},
     "padb.item_n": {"en": "sentence {n} ({pads} × [PAD])", "zh": "句子 {n}（{pads} 个 [PAD]）"},
     "padb.row": {"en": "sentence {n}", "zh": "句子 {n}"},
 }

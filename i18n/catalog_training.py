@@ -39,7 +39,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "lab.steps": {"en": "Training steps", "zh": "训练步数"},
     "lab.steps_help": {
         "en": "{lo} to {hi}. Each step is one Adam update on a batch of {batch} random examples.",
-        "zh": "{lo} 到 {hi}。每一步在 {batch} 个随机样本上做一次 Adam 更新。",
+        "zh": "{lo} 到 {hi}。每一步在一个由 {batch} 个随机样本组成的批量上做一次 Adam 更新。",
     },
     "lab.lr": {"en": "Learning rate", "zh": "学习率"},
     "lab.seed": {"en": "Seed", "zh": "随机种子"},

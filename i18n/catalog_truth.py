@@ -32,7 +32,7 @@ STRINGS: dict[str, dict[str, str]] = {
               "$W_j^V$ → $W_j^V$ R，$W^O_j$ → $R^\\top\\ W^O_j$），得到的层完全相同，$\\rho_{ij}$ 却会改变（"
               "⟦errata:n004_rho⟧）。旋转一个头看看：输出不变，ρ 改变，贡献之间的余弦不变。",
     },
-    "hs.turn": {"en": "Turn the value space of head", "zh": "旋转值空间的头"},
+    "hs.turn": {"en": "Turn the value space of head", "zh": "旋转哪个头的值空间"},
     "hs.pair": {"en": "Compare with head", "zh": "与之比较的头"},
     "hs.mode": {"en": "Rotation R", "zh": "旋转 R"},
     "hs.mode.angle": {"en": "by an angle", "zh": "按角度"},
@@ -61,9 +61,10 @@ STRINGS: dict[str, dict[str, str]] = {
     # ---- page: why multi-head, tested (note 004)
     "n4.intro": {
         "en": "Note 004 argues why several heads beat one. Each argument is computed here on the current setting "
-              "($d_\\text{{model}}$ = {d}, h = {h}, L = {L} tokens). Where the note overclaims, the errata page "
-              "says so.",
-        "zh": "笔记 004 论证了多个头为什么胜过一个头。这里在当前设置（$d_\\text{{model}}$ = {d}，h = {h}，L = {L} 个词元）上逐条计算。笔记说过头的地方，见错误页面。",
+              "($d_\\text{{model}}$ = {d}, h = {h}, L = {L} tokens). Where the note overclaims, ⟦page:errata⟧ says "
+              "so.",
+        "zh": "笔记 004 论证了多个头为什么胜过一个头。这里在当前设置（$d_\\text{{model}}$ = {d}，h = {h}，L = {L} "
+              "个词元）上逐条计算。笔记说过头的地方，⟦page:errata⟧ 中有说明。",
     },
     "n4.rank.title": {"en": "1. Each head is a low-rank bottleneck", "zh": "1. 每个头都是一个低秩瓶颈"},
     "n4.rank.text": {
@@ -102,24 +103,24 @@ STRINGS: dict[str, dict[str, str]] = {
     "n4.kernel.title": {"en": "3. exp(q·k) as a similarity: not symmetric", "zh": "3. 把 exp(q·k) 看作相似度：并不对称"},
     "n4.kernel.text": {
         "en": "Note 004 reads a head as a kernel k($x_i$, $x_j$) = exp($q_i$·$k_j$ / $\\sqrt{d_k}$). A head is "
-              "indeed a kernel smoother (its weights are Nadaraya–Watson weights), but a Mercer kernel, which "
-              "the note's kernel methods need, must be symmetric. Here $q_i$ = $x_i\\ W^Q_i$ and $k_j$ = $x_j\\ "
-              "W^K_i$ with $W^Q_i$ ≠ $W^K_i$, so $s_{ij}$ ≠ $s_{ji}$: compare S with $S^\\top$. One head already "
-              "gives asymmetric pairs (⟦errata:n004_asym⟧). Only with $W^K$ = $W^Q$ (right) is S symmetric and "
-              "exp(S) a Mercer kernel matrix (⟦errata:n004_kernel⟧).",
+              "indeed a kernel smoother (its weights are Nadaraya–Watson weights); the kernel methods the note "
+              "goes on to use need a Mercer kernel, symmetric and positive semi-definite (⟦errata:n004_kernel⟧). "
+              "Here $q_i$ = $x_i\\ W^Q_i$ and $k_j$ = $x_j\\ W^K_i$ with two independent matrices, so $s_{ij}$ ≠ "
+              "$s_{ji}$: compare S with $S^\\top$ (one head already gives asymmetric pairs: ⟦errata:n004_asym⟧). "
+              "With $W^K$ = $W^Q$ (right) S is symmetric and exp(S) positive semi-definite.",
         "zh": "笔记 004 把一个头看作核函数 k($x_i$, $x_j$) = exp($q_i$·$k_j$ / $\\sqrt{d_k}$)。一个头确实是核平滑器（它的权重就是 "
-              "Nadaraya–Watson 权重），但笔记所用的核方法需要 Mercer 核，而 Mercer 核必须对称。这里 $q_i$ = $x_i\\ W^Q_i$、$k_j$ = $x_j\\ "
-              "W^K_i$ 且 $W^Q_i$ ≠ $W^K_i$，所以 $s_{ij}$ ≠ $s_{ji}$：对比 S 与 "
-              "$S^\\top$。一个头就已经给出非对称的成对关系（⟦errata:n004_asym⟧）。只有 $W^K$ = $W^Q$ 时（右图）S 才对称，exp(S) 才是 Mercer 核矩阵（"
-              "⟦errata:n004_kernel⟧）。",
+              "Nadaraya–Watson 权重）；笔记接着使用的核方法需要 Mercer 核，即对称且半正定（⟦errata:n004_kernel⟧）。这里 $q_i$ = $x_i\\ "
+              "W^Q_i$、$k_j$ = $x_j\\ W^K_i$，两个矩阵相互独立，所以 $s_{ij}$ ≠ $s_{ji}$：对比 S 与 "
+              "$S^\\top$（一个头就已经给出非对称的成对关系：⟦errata:n004_asym⟧）。取 $W^K$ = $W^Q$ 时（右图），S 是对称的，exp(S) 是半正定的。",
     },
     "n4.kernel.head": {"en": "Head", "zh": "头"},
     "n4.kernel.numbers": {
-        "en": "Head {n}: |S − $S^\\top$| / |S| = {asym}; the largest gap is $s_{{ij}}$ − $s_{{ji}}$ = {gap} for "
-              "{a} → {b}. Smallest eigenvalue of exp(S)'s symmetric part: {eig}; with $W^K$ = $W^Q$: {tied} (≥ "
-              "0, as a Mercer kernel needs: ⟦errata:n004_kernel⟧).",
-        "zh": "头 {n}：|S − $S^\\top$| / |S| = {asym}；最大差 $s_{{ij}}$ − $s_{{ji}}$ = {gap}，出现在 {a} → {b}。exp(S) 对称部分"
-              "的最小特征值：{eig}；取 $W^K$ = $W^Q$ 时为 {tied}（≥ 0，Mercer 核要求如此：⟦errata:n004_kernel⟧）。",
+        "en": "Head {n}: |S − $S^\\top$| / |S| = {asym}; the largest gap is $s_{{ij}}$ − $s_{{ji}}$ = {gap} for {a} "
+              "→ {b}. Smallest eigenvalue of exp(S)'s symmetric part, over its largest: {eig}; with $W^K$ = $W^Q$: "
+              "{tied}; with $W^K$ = 2 $W^Q$: {double} (both ≥ 0, as a Mercer kernel needs: ⟦errata:n004_kernel⟧).",
+        "zh": "头 {n}：|S − $S^\\top$| / |S| = {asym}；最大差 $s_{{ij}}$ − $s_{{ji}}$ = {gap}，出现在 {a} → {b}。exp(S) "
+              "对称部分的最小特征值与最大特征值之比：{eig}；取 $W^K$ = $W^Q$ 时为 {tied}；取 $W^K$ = 2 $W^Q$ 时为 {double}（两者都 ≥ 0，Mercer "
+              "核要求如此：⟦errata:n004_kernel⟧）。",
     },
     "n4.kernel.s": {"en": "S", "zh": "S"},
     "n4.kernel.st": {"en": "Sᵀ", "zh": "Sᵀ"},
@@ -132,10 +133,10 @@ STRINGS: dict[str, dict[str, str]] = {
               "$d_\\text{{model}}$ / h, and the softmax forgives only a constant added to each row (rank + 1): a "
               "head of width $d_k$ can give the single head's weights only if rank(S) ≤ $d_k$ + 1. Checked on "
               "this sentence against a seeded single head of width {d}:",
-        "zh": "笔记 004 说可以证明 $F_h$（h 个头）严格包含 $F_1$（一个头）。如果 h 个头中每个头都可以和单头一样宽（$d_k$ = "
+        "zh": "笔记 004 说可以证明 $F_h$（h 个头）严格包含 $F_1$（一个头）。如果 h 个头中每个头的维度都可以和单头一样大（$d_k$ = "
               "$d_\\text{{model}}$），这成立：保留一个头，其余 $W^O_i$ 取 0。$d_\\text{{model}}$ 固定时，每个头 $d_k$ = "
-              "$d_\\text{{model}}$ / h，而 softmax 只容许每行加上一个常数（秩最多加 1）：宽为 $d_k$ 的头只有在 rank(S) ≤ $d_k$ + 1 时才能给出单头的注"
-              "意力权重。下面用这句话和一个宽为 {d} 的随机种子单头来检验：",
+              "$d_\\text{{model}}$ / h，而 softmax 只容许每行加上一个常数（秩最多加 1）：维度为 $d_k$ 的头只有在 rank(S) ≤ $d_k$ + 1 时才能给出单头的注"
+              "意力权重。下面用这句话和一个维度为 {d} 的随机种子单头来检验：",
     },
     "n4.incl.col_rank1": {"en": "rank of the single head's S", "zh": "单头 S 的秩"},
     "n4.incl.col_rankh": {"en": "largest rank of a head", "zh": "一个头的最大秩"},
@@ -178,7 +179,6 @@ STRINGS: dict[str, dict[str, str]] = {
               "multiplications.",
         "zh": "在 L = {L} 下实测：h = {h1} 用时 {t1} 毫秒，h = {h2} 用时 {t2} 毫秒（{x} 倍），乘法次数相同。",
     },
-    "n4.errata_link": {"en": "Where the notes are wrong", "zh": "笔记中的错误"},
     # ---- figures
     "fig.n4.bottleneck_title": {"en": "The h vs d_k trade-off, at d_model fixed", "zh": "d_model 固定时 h 与 d_k 的权衡"},
     "fig.n4.rank": {"en": "largest score rank of a head", "zh": "一个头分数矩阵的最大秩"},

@@ -81,17 +81,17 @@ STRINGS: dict[str, dict[str, str]] = {
               "h_{t-1}$ and $U x_t$ at each of n steps, 2 n d²; a convolution of width k from d to d channels: k "
               "n d²), the steps that must wait for one another, and how many layers or steps a signal needs from "
               "the first token to the last.",
-        "zh": "对你选择的长度 n 和宽度 d：一层的乘法次数（自注意力：分数与加权求和，2 n² d，与表中一样不计投影；循环层：n 步中每步计算 $W h_{t-1}$ 和 $U x_t$，2 n "
-              "d²；宽为 k、从 d 到 d 个通道的卷积：k n d²），必须依次等待的步骤数，以及信号从第一个词元传到最后一个词元需要经过多少层或多少步。",
+        "zh": "对你选择的长度 n 和维度 d：一层的乘法次数（自注意力：分数与加权求和，2 n² d，与表中一样不计投影；循环层：n 步中每步计算 $W h_{t-1}$ 和 $U x_t$，2 n "
+              "d²；卷积核宽度为 k、从 d 到 d 个通道的卷积：k n d²），必须依次等待的步骤数，以及信号从第一个词元传到最后一个词元需要经过多少层或多少步。",
     },
     "why.arch.n": {"en": "n (tokens)", "zh": "n（词元数）"},
-    "why.arch.d": {"en": "d (width)", "zh": "d（宽度）"},
+    "why.arch.d": {"en": "d (width)", "zh": "d（维度）"},
     "why.arch.k": {"en": "k (kernel width)", "zh": "k（卷积核宽度）"},
     "why.arch.col_layer": {"en": "layer", "zh": "层"},
     "why.arch.col_mults": {"en": "multiplications", "zh": "乘法次数"},
     "why.arch.col_seq": {"en": "sequential steps", "zh": "顺序步骤数"},
     "why.arch.col_path": {"en": "longest path (layers or steps)", "zh": "最长路径（层数或步数）"},
-    "why.arch.cnn": {"en": "CNN (width k)", "zh": "CNN（宽度 k）"},
+    "why.arch.cnn": {"en": "CNN (width k)", "zh": "CNN（卷积核宽度 k）"},
     "why.arch.rnn": {"en": "RNN", "zh": "RNN"},
     "why.arch.self_attention": {"en": "self-attention", "zh": "自注意力"},
     "why.arch.ratio": {
@@ -104,15 +104,18 @@ STRINGS: dict[str, dict[str, str]] = {
     "sub.avg.title": {"en": "More than a weighted average (note 003)", "zh": "不只是加权平均（笔记 003）"},
     "sub.avg.text": {
         "en": "Each head's output row is a weighted average of its value rows (weights ≥ 0 that sum to 1). Note "
-              "003 says that several heads can represent more complex functions than a weighted average. "
-              "Computed: carry every value to the output, $u_j = x_j W^V W^O$, and ask how close any weighted "
-              "average of these rows comes to each output row. With the same weights run as one head (h = 1) "
-              "every output row is such an average (distance up to {one}). With h = {h} heads the nearest "
-              "average misses by {lo} to {hi}, while the output's entries reach {scale}: each head averages with "
-              "its own weights, and a sum of h different averages is no single average.",
+              "003 says that several heads can represent more complex functions than a weighted average. Computed: "
+              "carry every value to the output, $u_j = x_j W^V W^O$, and measure how far each output row is from "
+              "the nearest affine combination of these rows (weights that sum to 1, negative ones too); every "
+              "weighted average is such a combination, so none comes closer. With the same weights run as one head "
+              "(h = 1) every output row is a weighted average (distance up to {one}). With h = {h} heads every "
+              "weighted average misses every output row by at least {lo}, and the farthest row by at least {hi}, "
+              "while the output's entries reach {scale}: each head averages with its own weights, and a sum of h "
+              "different averages is no single average.",
         "zh": "每个头的输出行都是其值向量各行的加权平均（权重 ≥ 0 且和为 1）。笔记 003 说多个头可以表示比简单加权平均更复杂的函数。计算一下：把每个值都带到输出空间，$u_j = x_j W^V "
-              "W^O$，看这些行的任何加权平均离每个输出行有多近。把同样的权重当作一个头（h = 1）来运行，每个输出行都恰好是这样的一个平均（距离不超过 {one}）。有 h = {h} 个头时，最近的平均也"
-              "差 {lo} 到 {hi}，而输出元素最大为 {scale}：每个头用自己的权重求平均，h 个不同平均之和并不是某一个平均。",
+              "W^O$，测量每个输出行离这些行最近的仿射组合（权重之和为 1，允许为负）有多远；每个加权平均都是这样的组合，所以没有哪个加权平均离得更近。把同样的权重当作一个头（h = "
+              "1）来运行，每个输出行都恰好是一个加权平均（距离不超过 {one}）。有 h = {h} 个头时，任何加权平均与每个输出行的距离都至少为 {lo}，与离得最远的那一行至少为 "
+              "{hi}，而输出元素最大为 {scale}：每个头用自己的权重求平均，h 个不同平均之和并不是某一个平均。",
     },
     "sub.avg.fills": {
         "en": "Here $L_k$ = {Lk} > $d_\\text{{model}}$ = {d}: the value rows span every direction, so every "
@@ -173,7 +176,7 @@ STRINGS: dict[str, dict[str, str]] = {
               "Tied heads receive the same gradient at every step and stay exactly the same: without a "
               "difference to start from (or noise that differs between heads, such as dropout), nothing can make "
               "them part.",
-        "zh": "笔记 004 说各个头之所以分工，是因为它们从不同的随机起点出发。检验一下：把训练实验室的模型在同样的批次上训练两次，一次从随机的初始头出发，一次让一层中的每个头都取头 1 的初始 "
+        "zh": "笔记 004 说各个头之所以分工，是因为它们从不同的随机起点出发。检验一下：把训练实验室的模型在同样的批量上训练两次，一次从随机的初始头出发，一次让一层中的每个头都取头 1 的初始 "
               "$W_1^Q$、$W_1^K$、$W_1^V$ 和 $W^O_1$。初始相同的头在每一步得到相同的梯度，始终完全相同：没有起点上的差异（或各头不同的噪声，例如 "
               "dropout），就没有什么能让它们分开。",
     },
@@ -200,7 +203,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "Every shape is read from a forward pass of the core on a random batch: B = {B}, L = {L}, $L_k$ = "
               "{Lk}, $d_\\text{{model}}$ = {d}, h = {h}. Rows marked “one head” are one head i alone; note 002 "
               "gives $\\mathrm{{head}}_i$ the shape of all heads (⟦errata:n002_head⟧).",
-        "zh": "每个形状都读自核心在一个随机批次上的一次前向计算：B = {B}，L = {L}，$L_k$ = {Lk}，$d_\\text{{model}}$ = {d}，h = "
+        "zh": "每个形状都读自核心在一个随机批量上的一次前向计算：B = {B}，L = {L}，$L_k$ = {Lk}，$d_\\text{{model}}$ = {d}，h = "
               "{h}。标有“一个头”的行是单独一个头 i；笔记 002 把 $\\mathrm{{head}}_i$ 写成了全部头的形状（⟦errata:n002_head⟧）。",
     },
     "steps.one_head": {"en": "one head", "zh": "一个头"},

@@ -103,7 +103,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "每个头有自己的 $W_i^Q$、$W_i^K$、$W_i^V$（$d_\\text{{model}}$ × $d_k$），h 个头合计每种投影 h · $d_\\text{{model}}$ · "
               "$d_k$ = $d_\\text{{model}}^2$，与 h 无关；$W^O$ 再加一个 $d_\\text{{model}}^2$（笔记 001、004；笔记 001 的表格只算了 3 "
               "$d_\\text{{model}}^2$：⟦errata:n001_params⟧）。$d_\\text{{model}}$ = {d} 时：4 $d_\\text{{model}}^2$ = "
-              "{w} 个权重 + {b} 个偏置 = {total}。头越多，只是每个头越“窄”（$d_k$ 越小）。",
+              "{w} 个权重 + {b} 个偏置 = {total}。头越多，只是每个头的维度越小（$d_k$ 越小）。",
     },
     "why.params.biases": {"en": "biases", "zh": "偏置"},
     "why.params.pick_h": {
@@ -119,15 +119,16 @@ STRINGS: dict[str, dict[str, str]] = {
     "why.params.input_dim": {"en": "input dimension", "zh": "输入维度"},
     "why.params.models_title": {"en": "h and d_k in real models", "zh": "真实模型中的 h 与 d_k"},
     "why.params.models_text": {
-        "en": "At fixed $d_\\text{model}$, more heads means narrower heads ($d_k$ = $d_\\text{model}$ / h) at "
-              "the same parameter count: note 004's trade-off. Published models mostly keep $d_k$ at 64 or 128 "
-              "and add heads as $d_\\text{model}$ grows, so their h and $d_k$ do not show that trade-off (GPT-3: "
+        "en": "At fixed $d_\\text{{model}}$, more heads means smaller heads ($d_k$ = $d_\\text{{model}}$ / h) at the "
+              "same parameter count: note 004's trade-off. In the published models below, $d_\\text{{model}}$ grows "
+              "from {d_lo} to {d_hi} while $d_k$ stays between {dk_lo} and {dk_hi}: heads are added as "
+              "$d_\\text{{model}}$ grows, so their h and $d_k$ do not show that trade-off (GPT-3: "
               "⟦errata:n004_gpt3⟧). The parameter count of one attention layer is computed here "
-              "(4·$d_\\text{model}^2$ + 4·$d_\\text{model}$ with biases), the same for any h.",
-        "zh": "$d_\\text{model}$ 固定时，头越多，每个头越窄（$d_k$ = $d_\\text{model}$ / h），而参数量不变：这就是笔记 004 所说的权衡。已发表的模型大多把 "
-              "$d_k$ 保持在 64 或 128，随 $d_\\text{model}$ 增大而增加头数，所以它们的 h 和 $d_k$ 并不体现这种权衡（"
-              "GPT-3：⟦errata:n004_gpt3⟧）。表中每个注意力层的参数量由本应用计算（含偏置为 4·$d_\\text{model}^2$ + 4·$d_\\text{model}$），与 "
-              "h 无关。",
+              "(4·$d_\\text{{model}}^2$ + 4·$d_\\text{{model}}$ with biases), the same for any h.",
+        "zh": "$d_\\text{{model}}$ 固定时，头越多，每个头的维度越小（$d_k$ = $d_\\text{{model}}$ / h），而参数量不变：这就是笔记 004 "
+              "所说的权衡。在下表已发表的模型中，$d_\\text{{model}}$ 从 {d_lo} 增大到 {d_hi}，而 $d_k$ 始终在 {dk_lo} 到 {dk_hi} 之间：头数随 "
+              "$d_\\text{{model}}$ 增大而增加，所以它们的 h 和 $d_k$ 并不体现这种权衡（GPT-3：⟦errata:n004_gpt3⟧）。表中每个注意力层的参数量由本应用计算（含偏置为 "
+              "4·$d_\\text{{model}}^2$ + 4·$d_\\text{{model}}$），与 h 无关。",
     },
     "why.params.col_layers": {"en": "layers", "zh": "层数"},
     "why.params.col_params": {"en": "parameters per attention layer", "zh": "每个注意力层的参数量"},
@@ -145,12 +146,19 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "sub.heads.title": {"en": "Heads see different subspaces", "zh": "各个头看到不同的子空间"},
     "sub.heads.text": {
-        "en": "Each of the h = {h} heads projects the {d}-dimensional tokens into its own $d_k$ = "
-              "{dk}-dimensional subspace, and every head reads every input dimension. Nothing makes these "
-              "subspaces orthogonal (⟦errata:n001_orth⟧): with these weights two heads' query subspaces share a "
-              "direction up to cos θ = {overlap}, θ the smallest principal angle between them.",
-        "zh": "h = {h} 个头各自把 {d} 维的词元投影到自己的 $d_k$ = {dk} 维子空间，每个头都读取全部输入维度。没有任何约束使这些子空间正交（"
-              "⟦errata:n001_orth⟧）：在当前权重下，两个头的查询子空间之间可以共享一个方向，cos θ 可达 {overlap}，θ 是它们之间最小的主角度（principal angle）。",
+        "en": "Each of the h = {h} heads projects the {d}-dimensional tokens into its own $d_k$ = {dk}-dimensional "
+              "subspace, and every head reads every input dimension. Nothing makes these subspaces orthogonal "
+              "(⟦errata:n001_orth⟧): with these weights the two closest query subspaces, of heads {i} and {j}, are "
+              "at a smallest principal angle of {angle}° (orthogonal: 90°; a shared direction: 0°) and share "
+              "{shared} of their {dk} dimensions.",
+        "zh": "h = {h} 个头各自把 {d} 维的词元投影到自己的 $d_k$ = {dk} "
+              "维子空间，每个头都读取全部输入维度。没有任何约束使这些子空间正交（⟦errata:n001_orth⟧）：在当前权重下，最接近的两个查询子空间（头 {i} 和头 {j}）之间的最小主角度为 "
+              "{angle}°（正交时为 90°，共享一个方向时为 0°），它们的 {dk} 个维度中共享 {shared} 个。",
+    },
+    "sub.heads.one": {
+        "en": "With h = 1 the one head projects the {d}-dimensional tokens into a $d_k$ = {dk}-dimensional subspace, "
+              "reading every input dimension; there is no second subspace to compare it with.",
+        "zh": "h = 1 时，唯一的头把 {d} 维的词元投影到一个 $d_k$ = {dk} 维子空间，读取全部输入维度；没有第二个子空间可以与它比较。",
     },
     "sub.wo.title": {
         "en": "$W^O$ adds the heads up",

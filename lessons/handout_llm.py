@@ -13,11 +13,13 @@ import numpy as np
 import i18n
 from explorer.decoding import Decoding, run_decoding
 from explorer.llm import (
+    CACHE_COLUMNS,
     POSITIONS,
     beyond_view,
-    cache_rows,
+    cache_table,
     kv_head_choices,
     memory_rows,
+    mistral_window,
     positions_view,
     sharing_view,
     tiling_view,
@@ -26,7 +28,7 @@ from explorer.llm import (
 from explorer.pipeline import run_scene
 from explorer.settings import Settings
 from figures.svg import heatmap_svg, tiles_svg
-from mha_core import alibi_slopes, kv_cache_bytes, parameter_count, window_reach
+from mha_core import alibi_slopes, kv_cache_bytes, parameter_count
 
 from .html import md_html, rich_text, table
 from .model import Stop
@@ -41,7 +43,7 @@ WINDOW_LENGTH, WINDOW, WINDOW_LAYERS = 24, 4, 3
 BLOCK, TILE_HEAD, TILE = 128, 0, 3
 LENGTHS = (1024, 4096, 32768, 131072)
 ALIBI_DISTANCES = (1, 10, 100)
-MIB, GIB = 1024**2, 1024**3
+MIB = 1024**2
 
 
 def opening_g(n_heads: int) -> int:
@@ -116,14 +118,7 @@ def sharing_figure(s: Settings, lang: str) -> str:
           f"{kv_cache_bytes(1, c, dk, 1, 4):,}"] for c in kv_head_choices(h)],
         t("llm.share.params_title"),
     )  # fmt: skip
-    real = table(
-        [t("llm.share.col_model"), t("llm.col_layers"), "h", "g", "$d_k$", t("llm.share.col_kib_token"),
-         t("llm.share.col_context"), t("llm.share.col_gib"), t("llm.share.col_gib_mha"), t("llm.col_source")],
-        [[r.model.name, r.model.layers, r.model.n_heads, r.model.n_kv_heads, r.model.d_k, f"{r.per_token / 1024:,.0f}",
-          f"{r.model.context:,}", f"{r.at_context / GIB:,.2f}", f"{r.without_sharing / GIB:,.2f}", r.model.source]
-         for r in cache_rows()],
-        t("llm.share.real_title"),
-    )  # fmt: skip
+    real = table([t(c) if "." in c else c for c in CACHE_COLUMNS], cache_table(), t("llm.share.real_title"))
     return tiles + moved + params + real
 
 
@@ -172,8 +167,7 @@ def longcontext_figure(s: Settings, lang: str) -> str:
                         [str(j) for j in range(WINDOW_LENGTH)], kind="weights", col_title=t("llm.keys"),
                         title=t("handout.llm.reach_title", w=WINDOW, query=last))  # fmt: skip
     reach += _caption(t("handout.llm.reach_caption"))
-    reach += md_html(t("llm.long.reach_text", w=WINDOW, n=WINDOW_LAYERS, reach=wv.reach,
-                       mistral=f"{window_reach(4096, 32):,}"))  # fmt: skip
+    reach += md_html(t("llm.long.reach_text", w=WINDOW, n=WINDOW_LAYERS, reach=wv.reach, **mistral_window()))
     memory = table(
         ["L", t("llm.long.col_full"), t("llm.long.col_tiled"), t("llm.long.col_ratio")],
         [[f"{n:,}", f"{full / MIB:,.1f}", f"{tiled / MIB:,.2f}", f"{full / tiled:,.0f}×"]

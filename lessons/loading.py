@@ -25,8 +25,8 @@ from explorer.settings import MASKS, WEIGHT_SOURCES, Settings
 from explorer.settings_io import FIELDS, FORMAT, VERSION, SettingsFileError, settings_from_json, settings_to_json
 
 from .lines import index_lines, line_of
-from .model import Catalog, Checkpoint, Lesson, LessonError, Stop, Text
-from .pages import N_STEPS, STEP_PAGE, stop_pages
+from .model import LESSON_TITLES, Catalog, Checkpoint, Lesson, LessonError, Stop, Text
+from .pages import N_STEPS, STEP_PAGE, app_pages, page_title_keys, stop_pages
 
 DIRECTORY = Path(__file__).resolve().parent  # the built-in lessons: lessons/*.toml
 # The built-in lessons in the order a course takes them (the lists show them so); other lessons follow by file name.
@@ -114,8 +114,51 @@ def _text(value: Any, path: tuple[str | int, ...]) -> Text:
         if unknown:
             raise _Bad("unknown_erratum", (*path, lang), field=_name(path), erratum=unknown[0],
                        allowed=", ".join(BY_ID))  # fmt: skip
+        unknown = [url for url in i18n.cited_pages(text) if url not in app_pages()]
+        if unknown:
+            raise _Bad("unknown_page_cited", (*path, lang), field=_name(path), page=unknown[0],
+                       allowed=", ".join(app_pages()))  # fmt: skip
+        _by_key_only(text, lang, path)
         texts[lang] = text
     return Text(texts["en"], texts["zh"])
+
+
+# A lesson names an erratum or a page of the app by key (⟦errata:<id>⟧, ⟦page:<url>⟧), never by a copy of its title
+# (which goes stale when the title changes) or a bare "the errata" that points nowhere.
+_QUOTED = re.compile(r"[“\"《「]([^”\"》」]{2,80})[”\"》」]")
+_UNCITED = {
+    "en": re.compile(r"\b(?:the )?errata page\b|\bsee the errata\b|\(errata\)|\berrat(?:um|a) (?:no\. ?)?\d"),
+    "zh": re.compile(r"勘误页|错误页|见勘误|第\s*\d+\s*条勘误"),
+}
+
+
+def _plain_title(title: str) -> str:
+    """An erratum's title as it could be copied into a text without LaTeX: $W^O$ -> W^O, \\top -> ᵀ."""
+    plain = re.sub(r"\\(?:text|mathrm)\{([^{}]*)\}", r"\1", title).replace("^\\top", "ᵀ").replace("$", "")
+    return re.sub(r"\\[a-zA-Z]+\s?", "", plain).replace("{", "").replace("}", "")
+
+
+@lru_cache(maxsize=2)
+def _titles(lang: str) -> tuple[tuple[str, str, str], ...]:
+    """(what, marker, title) of every page and erratum in `lang`: what a lesson text must not copy."""
+    pages = [("page", f"⟦page:{url}⟧", i18n.t(key, lang)) for url, key in page_title_keys().items()]
+    errata = [("erratum", f"⟦errata:{eid}⟧", _plain_title(i18n.t(f"errata.{eid}.title", lang))) for eid in BY_ID]
+    return tuple(pages + errata)
+
+
+def _by_key_only(text: str, lang: str, path: tuple[str | int, ...]) -> None:
+    """Refuse a copied page or erratum title (quoted, or an erratum's title anywhere) and an uncited "see the
+    errata": the reader gets a link only from a citation by key."""
+    bare = i18n.CITE.sub("", text)
+    quoted = {q.strip() for q in _QUOTED.findall(bare)}
+    for what, marker, title in _titles(lang):
+        if title in quoted or (what == "erratum" and len(title) >= 12 and title in bare):
+            raise _Bad("copied_title", (*path, lang), field=_name(path), title=title, marker=marker,
+                       what=_words(f"lesson.what.{what}"))  # fmt: skip
+    found = _UNCITED[lang].search(bare)
+    if found:
+        raise _Bad("uncited", (*path, lang), field=_name(path), words=found.group(0), erratum="⟦errata:<id>⟧",
+                   page="⟦page:errata⟧")
 
 
 def _settings_values(value: Any, path: tuple[str | int, ...]) -> dict[str, Any]:
@@ -310,6 +353,9 @@ def load_all(directory: Path | str | None = None) -> Catalog:
             continue
         lessons.append(got)
     lessons.sort(key=lambda le: COURSE.index(le.id) if le.id in COURSE else len(COURSE))  # stable: file names after
+    if folder == DIRECTORY:  # the titles a citation of a lesson (⟦lesson:<id>⟧) shows
+        LESSON_TITLES.clear()
+        LESSON_TITLES.update({le.id: le.title_text for le in lessons})
     return Catalog(tuple(lessons), tuple(errors))
 
 

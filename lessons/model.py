@@ -6,12 +6,29 @@ checks every field first, so a Lesson that exists is valid (its settings validat
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import i18n
 from explorer.settings import Settings
+
+LESSON_CITE = re.compile(r"⟦lesson:([a-z0-9][a-z0-9-]*)⟧")  # another lesson, by its id
+
+
+def cited_lessons(text: str) -> list[str]:
+    """The lessons a text cites (⟦lesson:<id>⟧), in order."""
+    return LESSON_CITE.findall(text)
+
+
+# The titles of the lessons that loaded, by id: filled by lessons.loading.load_all (this module imports nothing of it).
+LESSON_TITLES: dict[str, Text] = {}
+
+
+def _lesson_link(lesson_id: str, lang: str) -> str:
+    title = LESSON_TITLES[lesson_id](lang) if lesson_id in LESSON_TITLES else lesson_id
+    return f"[{title}]({i18n.page_link('lesson', lang, lesson=lesson_id)})"
 
 
 @dataclass(frozen=True)
@@ -22,9 +39,13 @@ class Text:
     zh: str
 
     def __call__(self, lang: str) -> str:
-        """The text in `lang`, its citations of errata (⟦errata:<id>⟧) as links to them."""
+        """The text in `lang`, its citations (⟦errata:<id>⟧, ⟦page:<url>⟧, ⟦lesson:<id>⟧) as links titled with what
+        they cite."""
         lang = i18n.normalise_lang(lang)
-        return i18n.cite(self.zh if lang == "zh" else self.en, lang)
+        text = self.zh if lang == "zh" else self.en
+        if "⟦lesson:" in text:
+            text = LESSON_CITE.sub(lambda m: _lesson_link(m.group(1), lang), text)
+        return i18n.cite(text, lang)
 
 
 @dataclass(frozen=True)

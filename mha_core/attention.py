@@ -146,7 +146,7 @@ class AttentionTrace(_NamedWeights):
     k, v           (B, g, Lk, d_k)     K_j, V_j: g = h heads, or g shared ones (n_kv_heads; query head i uses
                                        K/V head i // (h/g), see kv_groups); with a cache every key so far
     scores         (B, h, Lq, Lk)      Q_i K_i^T / sqrt(d_k) (or Q_i K_i^T when scale=False), + ALiBi's bias
-                                       -m_i (i - j) when the layer uses it; before the mask
+                                       -m_a (i - j) of head a when the layer uses it; before the mask
     masked_scores  (B, h, Lq, Lk)      scores with the mask applied (-inf where a key is masked)
     weights        (B, h, Lq, Lk)      softmax of masked_scores over keys; a fully masked row is all 0
     head_outputs   (B, h, Lq, d_k)     weights @ v, i.e. head_i = A_i V_i
@@ -703,7 +703,7 @@ class MultiHeadAttention(_NamedWeights, nn.Module):
                 k, v = cache.append(k, v)  # (B, g, Lk, d_k)   every key and value so far
             scores = (q @ share_kv(k, h).transpose(-2, -1)) * scale  # (B, h, Lq, Lk)
             if c.alibi:
-                scores = scores + alibi_bias(h, len_q, len_k, past).to(scores.dtype)  # (B, h, Lq, Lk) - m_i (i - j)
+                scores = scores + alibi_bias(h, len_q, len_k, past, scores.dtype)  # (B, h, Lq, Lk) - m_a (i - j)
             masked_scores = scores if mask is None else scores + mask  # (B, h, Lq, Lk)
             weights = _masked_softmax(masked_scores, mask)  # (B, h, Lq, Lk)
             head_outputs = weights @ share_kv(v, h)  # (B, h, Lq, d_k)   head_i = A_i V_i (V_j shared by its group)

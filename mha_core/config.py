@@ -61,7 +61,7 @@ class AttentionConfig:
                 g = 1: multi-query; 1 < g < h: grouped-query attention); g must divide h
     rope        rotary position embedding on Q and K (Llama's rotate-halves form), wavelengths from rope_base;
                 needs an even d_k
-    alibi       ALiBi: a linear penalty -m_i (i - j) added to head i's scores, the paper's slopes m_i
+    alibi       ALiBi: a linear penalty -m_a (i - j) added to head a's scores, the paper's slopes m_a
     """
 
     d_model: int = 64

@@ -2,7 +2,10 @@
 
 - rotation: rho_ij depends on each head's arbitrary value coordinates; the layer does not.
 - bottleneck: each head's score matrix has rank <= d_k; fewer keys can be a head's "most attended" one.
-- kernel: exp(q.k) with W^Q != W^K is not symmetric, so not a (Mercer) kernel.
+- kernel: a head compares tokens by exp(x W^Q W^K^T x'^T / sqrt(d_k)): not symmetric when W^Q W^K^T is not, so
+  not a (Mercer) kernel; a Mercer kernel when W^Q W^K^T is symmetric positive semi-definite (W^K = c W^Q, c >= 0).
+- subspaces: principal angles between two heads' column spaces, and the dimension they share.
+- symmetry: heads started from the same weights get the same gradients (they would stay the same).
 - inclusion: at fixed d_model no head of an h-head layer can reproduce a wide single head's pattern.
 - cost: the matrix products cost the same for every h; the softmax and the L x L memory grow h-fold.
 """
@@ -196,8 +199,9 @@ class KernelView:
     max_pair_gap: float  # max |s_ij - s_ji|
     pair: tuple[int, int]  # where it is largest
     tied_scores: np.ndarray  # (L, L) the same head with W^K := W^Q: Q Q^T / sqrt(d_k), symmetric
-    tied_min_eig: float  # smallest eigenvalue of exp(tied scores): >= 0, a valid (Mercer) kernel matrix
-    min_eig_sym: float  # smallest eigenvalue of exp(S)'s symmetric part (can be < 0)
+    tied_min_eig: float  # smallest eigenvalue of exp(tied scores) / its largest: >= 0, a (Mercer) kernel matrix
+    min_eig_sym: float  # smallest eigenvalue of exp(S)'s symmetric part / its largest (can be < 0)
+    double_min_eig: float  # the same with W^K := 2 W^Q (M = 2 W^Q W^Q^T, symmetric PSD): >= 0 as well
 
 
 def kernel_view(x: Tensor, w_q: Tensor, w_k: Tensor, scale: bool = True, b_q: Tensor | None = None,
@@ -211,12 +215,16 @@ def kernel_view(x: Tensor, w_q: Tensor, w_k: Tensor, scale: bool = True, b_q: Te
     tied = (q @ q.T) * factor
     gap = (s - s.T).abs()
     i, j = divmod(int(gap.argmax()), s.shape[1])
-    e = torch.exp(s - s.max())
+
+    def smallest(scores: Tensor) -> float:  # of exp(scores), symmetrised, relative to its largest eigenvalue
+        e = torch.exp(scores - scores.max())  # a positive factor: the signs of the eigenvalues stay
+        eig = torch.linalg.eigvalsh((e + e.T) / 2)
+        return float(eig.min() / eig.max())
+
     return KernelView(
         scores=s.numpy(), asymmetry=float(torch.linalg.norm(s - s.T) / torch.linalg.norm(s).clamp_min(1e-300)),
-        max_pair_gap=float(gap.max()), pair=(i, j), tied_scores=tied.numpy(),
-        tied_min_eig=float(torch.linalg.eigvalsh(torch.exp(tied - tied.max())).min()),
-        min_eig_sym=float(torch.linalg.eigvalsh((e + e.T) / 2).min()),
+        max_pair_gap=float(gap.max()), pair=(i, j), tied_scores=tied.numpy(), tied_min_eig=smallest(tied),
+        min_eig_sym=smallest(s), double_min_eig=smallest(2 * tied),
     )  # fmt: skip
 
 
@@ -307,6 +315,32 @@ def subspace_overlap(w_heads: Tensor | np.ndarray) -> np.ndarray:
     return out
 
 
+@dataclass(frozen=True)
+class ClosestSubspaces:
+    """The two heads whose column spaces come closest (0-based pair), the smallest principal angle between them in
+    degrees (90: orthogonal, 0: a shared direction), their dimensions, and the dimension of their intersection
+    (dim S_i + dim S_j - dim(S_i + S_j); 0: they meet only in the zero vector)."""
+
+    pair: tuple[int, int]
+    angle: float
+    dims: tuple[int, int]
+    shared: int
+
+
+def closest_subspaces(w_heads: Tensor | np.ndarray, overlap: np.ndarray | None = None) -> ClosestSubspaces | None:
+    """For (h, d_model, d_k) per-head blocks; `overlap` is subspace_overlap(w_heads) if already computed. None for
+    one head."""
+    w = _f64(w_heads)
+    if w.shape[0] < 2:
+        return None
+    cos = subspace_overlap(w) if overlap is None else overlap
+    off = np.where(np.eye(len(cos), dtype=bool), -np.inf, cos)
+    i, j = (int(n) for n in np.unravel_index(int(np.argmax(off)), off.shape))
+    ranks = [int(torch.linalg.matrix_rank(m)) for m in (w[i], w[j], torch.cat((w[i], w[j]), dim=1))]
+    angle = math.degrees(math.acos(min(1.0, max(-1.0, float(cos[i, j])))))
+    return ClosestSubspaces((i, j), angle, (ranks[0], ranks[1]), ranks[0] + ranks[1] - ranks[2])
+
+
 def heads_reading_input(w_heads: Tensor | np.ndarray, dim: int = 0) -> int:
     """How many heads' projections read input dimension `dim` (row `dim` of W_i not all zero)."""
     w = _f64(w_heads)
@@ -369,3 +403,39 @@ def linearity_check(x: Tensor | np.ndarray, w_q_heads: Tensor | np.ndarray, w_k_
     bil_gap = float((x @ m @ x.T - s).abs().max())
     soft_gap = float((torch.softmax(s + s2, -1) - torch.softmax(s, -1) - torch.softmax(s2, -1)).abs().max())
     return Linearity(proj_gap, bil_gap, int(torch.linalg.matrix_rank(m).max()), soft_gap)
+
+
+# ------------------------------------------------------------------------------------------------ symmetry
+
+
+@dataclass(frozen=True)
+class SymmetricStart:
+    """Gradients of one loss with respect to each head's W_i^Q, W_i^K, W_i^V: the largest difference between two
+    heads' gradients when every head starts from the same weights (0 up to rounding: they would stay the same
+    forever), and with the layer's own, different weights."""
+
+    same_start_gap: float
+    own_weights_gap: float
+
+
+def symmetric_start(
+    x: Tensor | np.ndarray, w_q_heads: Tensor | np.ndarray, w_k_heads: Tensor | np.ndarray,
+    w_v_heads: Tensor | np.ndarray, w_o_heads: Tensor | np.ndarray, seed: int = 0,
+) -> SymmetricStart:  # fmt: skip
+    """One gradient step's worth of evidence for the symmetry-breaking argument (note 004): the loss is a fixed
+    random projection of the layer's output; x (L, d_model), the heads' blocks (h, d_model, d_k), W^O_i (h, d_k,
+    d_model)."""
+    x = _f64(x)
+    blocks = [_f64(w) for w in (w_q_heads, w_k_heads, w_v_heads, w_o_heads)]
+    target = torch.randn(x.shape[0], x.shape[1], generator=torch.Generator().manual_seed(seed), dtype=torch.float64)
+
+    def largest_gap(wq: Tensor, wk: Tensor, wv: Tensor, wo: Tensor) -> float:
+        h, d_model, d_k = wq.shape
+        mha = MultiHeadAttention.from_head_weights(wq, wk, wv, wo.reshape(h * d_k, d_model))
+        (mha(x).output * target).sum().backward()
+        per_head = [g.reshape(d_model, h, d_k) for g in mha.in_proj_weight.grad.split(d_model, dim=1)]  # Q, K, V
+        grads = torch.cat(per_head, dim=-1).transpose(0, 1)  # (h, d_model, 3 d_k): each head's three blocks
+        return float((grads - grads[:1]).abs().max())
+
+    same = [b[:1].expand_as(b).clone() for b in blocks]  # every head a copy of head 1
+    return SymmetricStart(largest_gap(*same), largest_gap(*blocks))

@@ -115,10 +115,11 @@ def apply_rope(x: Tensor, positions: Tensor, base: float = 10000.0) -> Tensor:
     return x * cos + rotated * sin  # (..., L, d_k)
 
 
-def alibi_slopes(n_heads: int) -> Tensor:
-    """The ALiBi paper's slope m_i of each head: (h,). For h a power of two the geometric sequence
-    2^(-8/h), 2^(-16/h), ..., 2^(-8); otherwise those of the power of two below h, then every other slope
-    of twice that many heads (Press et al. 2022, as BLOOM's build_alibi_tensor)."""
+def alibi_slopes(n_heads: int, dtype: torch.dtype | None = None) -> Tensor:
+    """The ALiBi paper's slope m_i of each head: (h,), in `dtype` (default: torch's default dtype). For h a power
+    of two the geometric sequence 2^(-8/h), 2^(-16/h), ..., 2^(-8); otherwise those of the power of two below h,
+    then every other slope of twice that many heads (Press et al. 2022, as BLOOM's build_alibi_tensor). Computed
+    in float64 and rounded once to `dtype`."""
     _check_arguments(10000.0, n_heads=n_heads)
     below = 2 ** math.floor(math.log2(n_heads))
 
@@ -126,11 +127,13 @@ def alibi_slopes(n_heads: int) -> Tensor:
         return [2.0 ** (-8.0 * (i + 1) / n) for i in range(n)]
 
     slopes = geometric(below) + geometric(2 * below)[0::2][: n_heads - below]
-    return torch.tensor(slopes, dtype=torch.float64).to(torch.get_default_dtype())
+    return torch.tensor(slopes, dtype=torch.float64).to(dtype or torch.get_default_dtype())
 
 
-def alibi_bias(n_heads: int, len_q: int, len_k: int | None = None, past: int = 0) -> Tensor:
-    """ALiBi's bias -m_i (i - j) for query i and key j of head i: (h, Lq, Lk), added to the scores.
+def alibi_bias(n_heads: int, len_q: int, len_k: int | None = None, past: int = 0,
+               dtype: torch.dtype | None = None) -> Tensor:  # fmt: skip
+    """ALiBi's bias -m_a (i - j) of head a for query i and key j: (h, Lq, Lk), added to the scores, in `dtype`
+    (default: torch's default dtype; computed in float64 and rounded once, so a float64 layer gets it exactly).
 
     Queries sit at positions past, past + 1, ... (past = tokens already in a KV cache), keys at 0, 1, ...;
     under a causal mask i - j is the distance back to the key, so far keys lose more.
@@ -139,5 +142,6 @@ def alibi_bias(n_heads: int, len_q: int, len_k: int | None = None, past: int = 0
         raise AttentionError("bad_input", f"past must be a whole number >= 0, got {past!r}", name="past")
     len_k = len_q + past if len_k is None else len_k
     _check_arguments(10000.0, len_q=len_q, len_k=len_k)
-    distance = past + torch.arange(len_q).unsqueeze(1) - torch.arange(len_k)  # (Lq, Lk): i - j
-    return -alibi_slopes(n_heads).view(-1, 1, 1) * distance  # (h, Lq, Lk)
+    distance = past + torch.arange(len_q, dtype=torch.float64).unsqueeze(1) - torch.arange(len_k)  # (Lq, Lk): i - j
+    bias = -alibi_slopes(n_heads, torch.float64).view(-1, 1, 1) * distance  # (h, Lq, Lk)
+    return bias.to(dtype or torch.get_default_dtype())

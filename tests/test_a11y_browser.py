@@ -1,7 +1,7 @@
 """What axe cannot see, checked in the browser: the document's language and title follow the chosen language, every
-chart is an image named by its summary with its numbers under it, Streamlit's English names are replaced on a
-Chinese page, /home opens without Streamlit's English dialog, and figures take their narrow layout from the width they
-are drawn at (a desktop at 400 % zoom: 320 CSS px), not from the browser's user agent."""
+chart is an image named by its summary with its numbers under it, Streamlit's English names (and its skip link's
+words) are replaced on a Chinese page, /home opens without Streamlit's English dialog, and figures take their narrow
+layout from the width they are drawn at (a desktop at 400 % zoom: 320 CSS px), not from the browser's user agent."""
 
 from __future__ import annotations
 
@@ -20,6 +20,7 @@ if not Path(CHROMIUM).exists():
 CHART_NAMES = "() => [...document.querySelectorAll('.mha-plot')].map(p => { const s = p.querySelector('.main-svg'); " \
               "return s ? [s.getAttribute('role'), s.getAttribute('aria-label')] : [null, null]; })"  # fmt: skip
 CSV_BUTTONS = "() => [...document.querySelectorAll('[data-testid=stDownloadButton] button')].map(b => b.innerText)"
+SKIP = "a[data-testid='stSkipToContent']"
 TILE_COLUMNS = """() => { const el = document.querySelector('.st-key-heads_tiled .js-plotly-plot');
     return new Set(el._fullLayout.annotations.map(a => a.x)).size; }"""
 
@@ -64,6 +65,13 @@ def test_language_and_title_follow_the_choice_on_every_run(browser, server):
     assert not english
     assert page.locator("[data-testid='stSidebarNavItems']").get_attribute("role") == "list"
     assert page.locator("[aria-label='“演示模式”的说明']").count() == 1
+    # Streamlit's skip link, the first thing Tab reaches, in the page's language
+    skip = page.locator(SKIP)
+    page.wait_for_function(f"() => document.querySelector({SKIP!r}).textContent === '跳到主要内容'")
+    assert skip.count() == 1
+    page.locator("[data-testid='stSidebarNavLink']", has_text="各个头").click()
+    wait_ready(page, "zh")
+    assert skip.text_content() == "跳到主要内容"  # a new page of the same session keeps it
     page.context.close()
 
 

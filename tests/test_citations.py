@@ -18,6 +18,7 @@ from tests.test_app import run_page
 CITED_BY: dict[str, set[str]] = {
     "n000_split": {"quiz.d_k.trap_mult", "quiz.note_error.why_dk"},
     "n000_wo": set(),
+    "n000_parallel": set(),
     "n000_a": set(),
     "n000_t": set(),
     "n000_mult": {"n4.cost.text"},
@@ -27,23 +28,27 @@ CITED_BY: dict[str, set[str]] = {
     "n001_params": {"quiz.note_error.why_params3", "quiz.params.trap_3d2", "why.params.text"},
     "n001_orth": {"quiz.note_error.why_orthogonal", "sub.heads.text"},
     "n001_f": {"steps.out.text", "worked.sum.text"},
-    "n001_parallel": set(),
+    "n001_wo": {"errata.n000_wo.true"},
+    "n001_parallel": {"errata.n000_parallel.true"},
     "n001_end": set(),
     "n001_kv": {"inputs.weights_worked", "worked.chosen"},
     "n001_learn": set(),
     "n002_head": {"quiz.note002_shape.why_head_out", "steps.split.computed"},
     "n003_x": set(),
     "n003_additive": set(),
+    "n003_d2l": set(),
     "n004_stack": {"quiz.stacked_wq.explain"},
     "n004_blockdiag": {"quiz.note_error.why_blockdiag", "quiz.stacked_wq.trap_blockdiag", "steps.proj.text"},
     "n004_kernel": {"n4.kernel.numbers", "n4.kernel.text"},
     "n004_mkl": {"n4.kernel.sum"},
-    "n004_fh": {"n4.incl.fails"},
+    "n004_fh": {"errata.n004_but.true", "n4.incl.fails"},
+    "n004_but": set(),
     "n004_asym": {"n4.kernel.text"},
     "n004_nonlinear": set(),
     "n004_basis": {"n4.basis.text"},
-    "n004_rho": {"hs.rho_text", "lab.contrib_text", "quiz.note_error.why_orthogonal"},
+    "n004_rho": {"hs.rho_text", "lab.contrib_text"},
     "n004_lowcorr": {"lab.contrib_text", "minilm.contrib_text"},
+    "n004_optima": set(),
     "n004_gpt3": {"why.params.models_text"},
     "n004_free": {"n4.cost.text"},
     "n004_typo": set(),
@@ -67,6 +72,8 @@ TOPICS: dict[str, str] = {
     "n001_f": r"no extra (nonlinearity|function)",
     "n004_kernel": r"Mercer",
     "n000_qkonly": r"only QK|counts only",
+    "n000_mult": r"[Mm]ultiplications? (?:are|is) (?:not )?(?:“|\")?the bottleneck",
+    "n001_wo": r"section 4 .*MultiHead|MultiHead .*section 4",
 }
 EXEMPT = re.compile(r"^(errata\.|fig\.)|\.claim_|[._]title$|^hs\.rho_(before|after)$")
 
@@ -135,8 +142,23 @@ def test_the_quiz_page_renders_citations_as_links(make_app):
     assert any("](errata?erratum=" in m.value for m in at.markdown)  # e.g. the stacked W^Q question's explanation
 
 
-def test_i18n_knows_the_citation_marker():
-    assert i18n.CITE.pattern.startswith("⟦errata:")
+def test_i18n_knows_the_citation_markers():
+    assert i18n.CITE.pattern.startswith("⟦(errata|page):")
+    text = "see ⟦errata:n000_wo⟧ and ⟦page:why⟧"
+    assert i18n.cited_ids(text) == ["n000_wo"] and i18n.cited_pages(text) == ["why"]
+    assert i18n.cite(text, "zh") == (f"see [{t('errata.n000_wo.title', 'zh')}](errata?lang=zh&erratum=n000_wo) and "
+                                      f"[{t('page.why', 'zh')}](why?lang=zh)")
+    assert i18n.cite_plain(text, "en") == f"see “{t('errata.n000_wo.title')}” and “{t('page.why')}”"
+
+
+def test_every_cited_page_exists_and_a_message_argument_is_never_a_citation():
+    from lessons.pages import app_pages
+
+    for key, entry in STRINGS.items():
+        assert set(i18n.cited_pages(entry["en"])) <= set(app_pages()), key
+        assert i18n.cited_pages(entry["en"]) == i18n.cited_pages(entry["zh"]), key
+    shown = t("lesson.err.copied_title", field="notes", title="x", marker="⟦page:why⟧", what="a page")
+    assert "⟦\u2060page:why⟧" in shown and "](why)" not in shown  # a message about a marker shows the marker
 
 
 # ---- the lessons' texts (lessons/*.toml): a stop's task and speaker notes are Markdown and cite as the catalogue does
@@ -177,3 +199,81 @@ def test_a_lesson_text_shows_a_citation_as_the_erratums_link(lang):
     notes = lessons.get("why-heads").stop_by_id("same-parameters").notes(lang)
     assert f"[{t('errata.n001_params.title', lang)}]({cite_link('n001_params', lang)})" in notes
     assert "⟦" not in notes
+
+
+# ---- by key, never by a copied title: the loader refuses a lesson text that copies a page's or an erratum's title
+@pytest.mark.parametrize(("text", "code"), [
+    ('the page "Where the notes are wrong" lists them', "copied_title"),
+    ("as the erratum “Counting multiplications does not tell the time” says", "copied_title"),
+    ("“笔记勘误”页面列出了全部", "copied_title"),
+    ("see the errata", "uncited"),
+    ("the errata page says so", "uncited"),
+    ("(errata)", "uncited"),
+    ("见勘误", "uncited"),
+    ("⟦page:nowhere⟧ shows it", "unknown_page_cited"),
+    ("⟦errata:n999⟧ says it", "unknown_erratum"),
+])  # fmt: skip
+def test_a_lesson_cites_pages_and_errata_by_key_only(text, code):
+    from lessons.loading import load_text
+    from tests.test_lessons import MINI
+
+    chinese = bool(re.search(r"[\u4e00-\u9fff]", text))
+    en, zh = ("text", text) if chinese else (text, "中文")
+    bad = MINI.replace('notes = { en = "Say what a cell is.", zh = "说明一个格子是什么。" }',
+                       f'notes = {{ en = "{en}", zh = "{zh}" }}')
+    assert bad != MINI
+    got = load_text(bad.replace('"Where', "“Where").replace('wrong"', "wrong”").encode())
+    assert getattr(got, "code", None) == code, got
+
+
+def test_every_lesson_citation_resolves_and_no_lesson_title_is_copied():
+    import lessons
+    from lessons.model import cited_lessons
+
+    catalog = lessons.catalog()
+    titles = {lang: {le.title(lang) for le in catalog.lessons} for lang in ("en", "zh")}
+    for lid, _stop, name, text, _markdown in _lesson_texts():
+        for lang in ("en", "zh"):
+            raw = text.zh if lang == "zh" else text.en
+            assert all(catalog.get(ref) is not None for ref in cited_lessons(raw)), (lid, name)
+            quoted = set(re.findall(r"[“\"《]([^”\"》]+)[”\"》]", raw))
+            assert not quoted & titles[lang], (lid, name, quoted & titles[lang])
+            shown = text(lang)
+            assert "⟦" not in shown, (lid, name)
+
+
+# ---- a quiz explanation links to what an erratum judges and never restates it
+def _words(text: str) -> list[str]:
+    text = re.sub(r"⟦[^⟧]*⟧|\$[^$]*\$|\{[^{}]*\}", " ", text)
+    return re.findall(r"[a-z0-9′]+", text.lower())
+
+
+def _grams(words: list[str], n: int) -> set[tuple[str, ...]]:
+    return {tuple(words[i: i + n]) for i in range(len(words) - n + 1)}
+
+
+def test_a_quiz_text_that_cites_an_erratum_does_not_restate_it():
+    """Quiz explanations (quiz.*, live.*) that cite an erratum share no five words in a row with its title or its
+    "what is true" (English), and no run of eight characters in Chinese: they link, the erratum says it."""
+    restated = []
+    for key, entry in STRINGS.items():
+        if not key.startswith(("quiz.", "live.")):
+            continue
+        for eid in cited_ids(entry["en"]):
+            verdict = t(f"errata.{eid}.title", "en") + " " + STRINGS[f"errata.{eid}.true"]["en"]
+            if _grams(_words(entry["en"]), 5) & _grams(_words(verdict), 5):
+                restated.append((key, eid, "en"))
+            zh = re.sub(r"⟦[^⟧]*⟧|\$[^$]*\$|[\s，。：；（）、“”]", "", entry["zh"])
+            zh_verdict = re.sub(r"\$[^$]*\$|[\s，。：；（）、“”]", "", STRINGS[f"errata.{eid}.true"]["zh"])
+            if any(zh[i: i + 8] in zh_verdict for i in range(len(zh) - 7)):
+                restated.append((key, eid, "zh"))
+    assert not restated
+
+
+def test_the_note_error_question_links_every_false_claim_to_its_erratum_and_nothing_else():
+    from explorer.quiz_bank import WRONG_CLAIMS
+
+    for claim in WRONG_CLAIMS:
+        for lang, word in (("en", "Wrong: "), ("zh", "错：")):
+            why = STRINGS[f"quiz.note_error.why_{claim}"][lang]
+            assert re.fullmatch(re.escape(word) + r"⟦errata:[a-z0-9_]+⟧[.。]", why), (claim, lang, why)

@@ -61,3 +61,5 @@ def test_layer_two_shows_its_own_measures(make_app):
     for head in induction:  # the label sits on its own head's row
         row = next(line for line in table.splitlines() if line.startswith(f"| {head + 1} | "))
         assert t("decoder.label.induction", "en") in row
+    c = report.composition  # below the table: what the induction heads read, measured (K-composition)
+    assert f"fall from {c.before[induction[0]]:.2f}" in table and f"{c.keys_without[induction[0]]:.2f}" in table

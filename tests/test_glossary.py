@@ -121,6 +121,18 @@ def test_the_split_terms_of_issue_35_are_forbidden(variant, word):
     assert not any(re.search(p, "因果掩码掩蔽了之后的键；被掩蔽的键；最小主角度；融合视图") for p in term.forbidden_zh)
 
 
+@pytest.mark.parametrize(("variant", "word"), [
+    ("一个批次", "批量 / 批量大小"), ("从概览开始", "总览"), ("笔记中的错误", "勘误"), ("见错误页面", "勘误"),
+    ("每个头宽 $d_k$", "维度"), ("宽度为 8 的头", "维度"), ("窄头的代价", "维度"), ("和单头一样宽", "维度"),
+])  # fmt: skip
+def test_one_chinese_term_for_batch_overview_errata_and_a_heads_dimension(variant, word):
+    """批量 (not 批次), 总览 (not 概览), 勘误 and the page 笔记勘误, a head's 维度 (not 宽度): one term per idea."""
+    term = next(x for x in GLOSSARY if x.zh == word)
+    assert any(re.search(p, variant) for p in term.forbidden_zh), variant
+    fine = "一个批量；批量大小；总览；笔记勘误；头维度；维度为 8 的头；卷积核宽度为 k"
+    assert not any(re.search(p, fine) for p in term.forbidden_zh)
+
+
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_the_glossary_page_lists_every_term_and_symbol(make_app, lang):
     from i18n.glossary import NOTATION

@@ -12,9 +12,11 @@ import torch
 
 from explorer import Settings, apply_preset, run_scene
 from explorer.llm import (
+    CACHE_COLUMNS,
     POSITIONS,
     beyond_view,
     cache_rows,
+    cache_table,
     kv_head_choices,
     memory_rows,
     positions_view,
@@ -69,16 +71,62 @@ def test_heads_of_a_group_score_against_the_same_keys_yet_their_maps_differ() ->
     assert view.change.min() > 0  # without training again, every map moves
 
 
+def keys_read_with_a_sliding_window(window: int, tokens: int) -> int:
+    """How many keys and values the last of `tokens` decoding steps reads from transformers' Mistral with its own
+    cache (a tiny random model, eager attention): its attention row's length."""
+    import warnings
+
+    from transformers import MistralConfig, MistralForCausalLM
+    from transformers.cache_utils import DynamicCache
+
+    cfg = MistralConfig(vocab_size=50, hidden_size=32, intermediate_size=64, num_hidden_layers=2,
+                        num_attention_heads=4, num_key_value_heads=2, head_dim=8, sliding_window=window,
+                        max_position_embeddings=64)  # fmt: skip
+    cfg._attn_implementation = "eager"
+    torch.manual_seed(0)
+    model, cache = MistralForCausalLM(cfg).eval(), DynamicCache(config=cfg)
+    with torch.no_grad(), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for _ in range(tokens):
+            out = model(torch.randint(0, 50, (1, 1)), cache=cache, use_cache=True, output_attentions=True)
+            cache = out.past_key_values
+    return out.attentions[0].shape[-1]
+
+
 def test_the_real_models_table_is_the_formula_on_published_sizes() -> None:
     for row, m in zip(cache_rows(), LLM_MODELS, strict=True):
         assert m.d_model == m.n_heads * m.d_k and m.n_heads % m.n_kv_heads == 0  # the published sizes agree
+        held = m.context if m.window is None else min(m.context, m.window)  # a sliding window keeps its last w
         assert row.per_token == 2 * m.layers * m.n_kv_heads * m.d_k * 2
-        assert row.at_context == row.per_token * m.context
-        assert row.without_sharing == 2 * m.layers * m.n_heads * m.d_k * m.context * 2
+        assert row.at_context == row.per_token * held
+        assert row.without_sharing == 2 * m.layers * m.n_heads * m.d_k * held * 2
         assert row.saving == m.n_heads / m.n_kv_heads
     by_name = {r.model.name: r for r in cache_rows()}
     assert by_name["Llama-2-70B (2023)"].per_token == 320 * 1024  # 2 x 80 x 8 x 128 x 2 bytes
     assert by_name["GPT-3 175B (2020)"].saving == 1  # GPT-3: every head its own K and V
+
+
+def test_mistral_keeps_its_last_window_of_tokens_so_its_cache_is_half_a_gib() -> None:
+    """The rolling buffer cache: transformers' Mistral, decoding past its window, never reads more than w keys in a
+    step; so at its context of 8,192 tokens the cache holds the last 4,096: 0.5 GiB, not 1 GiB."""
+    assert [keys_read_with_a_sliding_window(4, n) for n in (2, 4, 5, 9)] == [2, 4, 4, 4]
+    mistral = next(r for r in cache_rows() if r.model.name.startswith("Mistral"))
+    assert (mistral.model.context, mistral.model.window, mistral.model.cached_tokens) == (8192, 4096, 4096)
+    assert mistral.at_context == 2 * 32 * 8 * 128 * 4096 * 2 == 2**29  # 0.5 GiB
+
+
+def test_the_table_has_a_multi_query_model_and_qwen2_context_from_its_config() -> None:
+    by_name = {r.model.name: r for r in cache_rows()}
+    gemma = by_name["Gemma-2B (2024)"]
+    assert gemma.model.n_kv_heads == 1 < gemma.model.n_heads  # multi-query attention: one K/V head
+    assert gemma.per_token == 2 * 18 * 1 * 256 * 2 == 18 * 1024  # 18 KiB a token
+    for name in ("Qwen2-7B (2024)", "Qwen2-72B (2024)"):
+        m = by_name[name].model
+        assert m.context == 131_072 and "max_position_embeddings" in m.source  # what the cited config.json says
+    rows = cache_table()
+    gib = {r[0]: r[CACHE_COLUMNS.index("llm.share.col_gib")] for r in rows}
+    assert gib["Mistral-7B (2023)"] == "0.50" and gib["Gemma-2B (2024)"] == f"{18 * 1024 * 8192 / 2**30:.2f}"
+    assert all(len(r) == len(CACHE_COLUMNS) for r in rows)
 
 
 # ----- where positions go ---------------------------------------------------------------------------------
@@ -179,3 +227,23 @@ def test_pages_survive_odd_settings() -> None:
             sharing_view(s, g)
         positions_view(s, 5)
         tiling_view(s, 0, 2)
+
+
+@pytest.mark.parametrize("block", [1, 3, 8, 64])
+def test_tiling_saves_memory_not_multiplications(block: int) -> None:
+    """The long-context page: tiling still computes every one of the L^2 scores, with the same multiplications as
+    plain softmax attention (torch's FlopCounterMode on both); what it saves is memory."""
+    from torch.utils.flop_counter import FlopCounterMode
+
+    from mha_core import tiled_attention
+
+    gen = torch.Generator().manual_seed(block)
+    q, k, v = (torch.randn(2, 64, 16, generator=gen, dtype=torch.float64) for _ in range(3))
+    with FlopCounterMode(display=False) as plain:
+        torch.softmax(q @ k.transpose(-2, -1) / 4.0, -1) @ v
+    with FlopCounterMode(display=False) as tiled:
+        out = tiled_attention(q, k, v, block)
+    assert tiled.get_total_flops() == plain.get_total_flops() == 2 * 2 * (2 * 64 * 64 * 16)  # Q K^T and A V
+    torch.testing.assert_close(out.output, torch.softmax(q @ k.transpose(-2, -1) / 4.0, -1) @ v)
+    full, kept = memory_rows((64,), block, 1)[0][1:]  # one head's bytes: the full L x L scores, what tiling keeps
+    assert full == 64 * 64 * 4 and kept == 64 * (block + 2) * 4

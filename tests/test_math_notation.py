@@ -87,7 +87,7 @@ def test_the_llm_sections_markdown_texts_write_every_formula_as_latex():
 
 def test_the_llm_sections_plain_texts_use_unicode_sub_and_superscripts():
     """Its widget labels, table cells, chart titles and axes, and the decoder's line (also printed plain on the
-    handout) show no LaTeX, and no caret or subscript but the name d_model: −mᵢ · d, dₖ (a chart's title is also its
+    handout) show no LaTeX, and no caret or subscript but the name d_model: −mₐ · d, dₖ (a chart's title is also its
     download button's label, plain text)."""
     from explorer.quiz_llm import LLM_KINDS
     from i18n.catalog_llm import STRINGS as LLM
@@ -104,7 +104,7 @@ def test_the_llm_sections_plain_texts_use_unicode_sub_and_superscripts():
                 left.append((key, lang, hit.group(0)))
     assert not left, left
     sizes = {"name": "", "layers": 2, "h": 4, "g": 2, "dk": 16, "d": 64}
-    assert "−mᵢ" in t("fig.llm.alibi_title", "zh") and "dₖ = 16" in t("llm.decode.model", "en", **sizes)
+    assert "−mₐ" in t("fig.llm.alibi_title", "zh") and "dₖ = 16" in t("llm.decode.model", "en", **sizes)
 
 
 def test_inline_math_is_never_nested_or_doubled():

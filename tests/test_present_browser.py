@@ -68,6 +68,9 @@ def test_every_step_fits_the_screen_and_the_keys_move_between_steps(browser, ser
             page.locator(".mha-plot").first.wait_for(state="visible", timeout=30_000)
             wait_idle(page)
         shown = visible_charts(page)
+        if n == 3:  # split into heads: its table of shapes, in two halves side by side, on screen
+            tables = page.locator("[data-testid='stTable']").all()
+            assert len(tables) == 2 and all(inside_viewport(tb.bounding_box()) for tb in tables), "step 3 spills"
         if n != 3:  # step 3 (split into heads) is a table of shapes; every other step shows its chart
             assert shown and shown[0].bounding_box()["height"] > 200, f"step {n}: no chart on screen"
         for chart in shown:
@@ -82,6 +85,15 @@ def test_every_step_fits_the_screen_and_the_keys_move_between_steps(browser, ser
     for key, expected in (("ArrowLeft", 8), ("PageUp", 7), ("Shift+Space", 6)):
         page.keyboard.press(key)
         wait_for_step(page, expected)
+    page.context.close()
+
+
+def test_step_3_fits_in_chinese_too_with_a_batch(browser, server):
+    page = open_page(browser, f"{server}/steps?present=true&step=3&lang=zh&mask=padding", locale="zh-CN")
+    page.get_by_text("第 3 步").first.wait_for(timeout=15_000)
+    tables = page.locator("[data-testid='stTable']").all()
+    assert len(tables) == 2 and all(inside_viewport(tb.bounding_box()) for tb in tables)
+    assert "2 × 11 × 64" in tables[0].inner_text()  # the batch of two sentences
     page.context.close()
 
 

@@ -17,7 +17,7 @@ from explorer.errata import evidence
 from explorer.models import REAL_MODELS
 from explorer.pipeline import traced_shapes
 from explorer.shown import average_check, column_view, order_demo, positional_profile, shift_check
-from i18n import STRINGS, t
+from i18n import STRINGS, cited_ids, t
 from mha_core import AttentionConfig, MultiHeadAttention
 from mha_core.analysis import mean_attention_distance
 from mha_core.note004 import kernel_sum_check, linearity_check
@@ -69,7 +69,11 @@ def test_d_k_texts_say_every_head_reads_all_inputs():
     for key in ("quiz.d_k.explain", "quiz.d_k.trap_mult", "quiz.note_error.why_dk"):
         en, zh = plain(t(key, "en", d=12, h=3, dk=4)), plain(t(key, "zh", d=12, h=3, dk=4))
         assert "split it" not in en and "平分" not in zh, key
-        assert re.search(r"reads all", en) and "读取全部" in zh, key
+        if key == "quiz.d_k.explain":  # the question's own explanation says it
+            assert re.search(r"reads all", en) and "读取全部" in zh, key
+        else:  # the others link to the erratum that says it (tests/test_citations.py: they do not restate it)
+            cited = cited_ids(STRINGS[key]["en"])
+            assert "n000_split" in cited and cited == cited_ids(STRINGS[key]["zh"]), key
 
 
 def test_overlap_is_principal_angles_not_rho():
@@ -96,9 +100,10 @@ def test_overlap_is_principal_angles_not_rho():
     angles = cos_smallest_angle(wq[:, :dk], wq[:, dk:])
     assert abs(rho(wv) - rho(wv2)) > 1e-3  # rho moves
     assert cos_smallest_angle(wq[:, :dk], wq[:, dk:]) == pytest.approx(angles)  # the subspaces did not
-    text = plain(t("quiz.note_error.why_orthogonal", "en"))
-    assert "principal angles" in text and "not by" in text
-    assert "主角度" in t("quiz.note_error.why_orthogonal", "zh")
+    assert cited_ids(STRINGS["quiz.note_error.why_orthogonal"]["en"]) == ["n001_orth"]  # the quiz links to it
+    text = plain(t("errata.n001_orth.true", "en"))  # and the erratum says it in principal angles, not rho
+    assert "principal angle" in text and "ρ" not in text and "rho" not in text
+    assert "主角度" in t("errata.n001_orth.true", "zh")
 
 
 def test_note_error_explain_no_longer_vouches_for_shapes_and_cost():
@@ -429,6 +434,10 @@ def test_weighted_average_gap_zero_for_one_head_positive_for_several():
     one, several = mha_numpy(x, wq, wk, wv, wo, 1), mha_numpy(x, wq, wk, wv, wo, sc.n_heads)
     assert gap(one).max() < 1e-6 and gap(several).min() > 0.05
     np.testing.assert_allclose(weighted_average_gap(rows, several), gap(several), atol=1e-6)
+    # a lower bound ("at least"): every weighted average of the rows is an affine combination, so none comes closer
+    convex = RNG.dirichlet(np.ones(rows.shape[0]), size=500)  # 500 weighted averages (weights >= 0, sum 1)
+    nearest = np.linalg.norm((convex @ rows)[:, None, :] - several[None], axis=-1).min(axis=0)  # (L,)
+    assert (nearest >= weighted_average_gap(rows, several) - 1e-9).all()
     check = average_check(Settings())
     assert check.gap_one.max() < 1e-5 and check.gap_heads.min() > 0.05 and not check.fills
 
@@ -532,5 +541,5 @@ def test_every_changed_catalogue_text_formats_in_both_languages():
                         break
                     except KeyError as missing:
                         fields[missing.args[0]] = 1
-                assert "⟦" not in out and "errata?" in out, key
+                assert "⟦" not in out and "](" in out, key
     _ = MultiHeadAttention(AttentionConfig(d_model=4, n_heads=2))  # the core imports cleanly beside the tests

@@ -17,7 +17,8 @@ import numpy as np
 import torch
 from torch import Tensor, nn
 
-from mha_core import AttentionTrace
+from mha_core import AttentionTrace, apply_rope, share_kv
+from mha_core.attention import split_heads
 
 LABEL_AT = 0.3
 RATIO_OVER_UNTRAINED = 3.0
@@ -73,13 +74,29 @@ class HeadLabel:
 
 
 @dataclass(frozen=True)
+class Composition:
+    """How a later layer's induction scores depend on one earlier head (Olsson et al. 2022's K- and Q-composition):
+    the scores of every head of `reader` (h,) as the model computes them, with the `writer` head's contribution to the
+    residual stream taken out of the input of the reader's keys only, and of its queries only. A reader whose score
+    falls when the writer is taken out of its keys reads, through its keys, what the writer wrote."""
+
+    writer: tuple[int, int]  # (layer, head), 0-based
+    reader: int  # layer, 0-based
+    before: np.ndarray
+    keys_without: np.ndarray
+    queries_without: np.ndarray
+
+
+@dataclass(frozen=True)
 class HeadReport:
-    """Both measures for every head, trained and untrained, (n_layers, h) each, and the uniform reference values."""
+    """Both measures for every head, trained and untrained, (n_layers, h) each, and the uniform reference values;
+    `composition`: the induction heads' dependence on the previous-token head (None if either is missing)."""
 
     trained: dict[str, np.ndarray]
     untrained: dict[str, np.ndarray]
     uniform: dict[str, float]
     induction_n: int  # tokens in the random run that is read twice
+    composition: Composition | None = None
 
     def labels(self) -> tuple[HeadLabel, ...]:
         """The heads that pass a measure (LABEL_AT, and RATIO_OVER_UNTRAINED x the untrained model's best head)."""
@@ -90,6 +107,49 @@ class HeadReport:
                 if score >= LABEL_AT and score >= RATIO_OVER_UNTRAINED * best:
                     out.append(HeadLabel(layer, head, measure, float(score), best))
         return tuple(out)
+
+
+def _reader_weights(model: nn.Module, tokens: Tensor, writer: tuple[int, int], reader: int, without: str) -> Tensor:
+    """(B, h, L, L): layer `reader`'s weights with head `writer`'s contribution head_i W^O_i taken out of the
+    stream that feeds its queries ("q"), its keys ("k") or neither (""). The decoder's own block, written out: an
+    attention-only stack x + MHA(LN(x)) with RoPE and shared K/V heads (TinyDecoder with d_ff = 0)."""
+    assert not model.config.d_ff, "the stream is a plain sum only without MLPs"
+    w_layer, w_head = writer
+    with torch.no_grad():
+        x = model.embed(tokens)  # (B, L, d_model)
+        removed = torch.zeros_like(x)
+        for i in range(reader):
+            trace = model.attention[i](model.norms[i](x), causal=True)
+            if i == w_layer:  # what the writer head adds: head_i W^O_i
+                removed = trace.head_outputs[:, w_head] @ model.attention[i].w_o_heads[w_head]  # (B, L, d_model)
+            x = x + trace.output
+        layer = model.attention[reader]
+        c = layer.config
+        w_q, w_k, _ = layer.w_q, layer.w_k, layer.w_v
+        b_q, b_k, _ = layer.qkv_biases()
+        x_q = model.norms[reader](x - removed if without == "q" else x)
+        x_k = model.norms[reader](x - removed if without == "k" else x)
+        pos = torch.arange(tokens.shape[1])
+        q = split_heads(x_q @ w_q + (0 if b_q is None else b_q), c.n_heads)  # (B, h, L, d_k)
+        k = split_heads(x_k @ w_k + (0 if b_k is None else b_k), c.kv_heads)  # (B, g, L, d_k)
+        if c.rope:
+            q, k = apply_rope(q, pos, c.rope_base), apply_rope(k, pos, c.rope_base)
+        scores = q @ share_kv(k, c.n_heads).transpose(-2, -1) / c.d_k**0.5  # (B, h, L, L)
+        future = torch.ones(len(pos), len(pos), dtype=torch.bool).triu(1)
+        return scores.masked_fill(future, float("-inf")).softmax(-1)
+
+
+def composition(model: nn.Module, tokens: Tensor, writer: tuple[int, int], reader: int) -> Composition:
+    """Induction scores of layer `reader`'s heads on `tokens` (B, 2n, a run read twice), as computed and with the
+    writer head taken out of their keys, then of their queries."""
+    n = tokens.shape[1] // 2
+    queries = torch.arange(n, 2 * n)
+
+    def score(without: str) -> np.ndarray:
+        w = _reader_weights(model, tokens, writer, reader, without)
+        return w[..., queries, queries - n + 1].mean(dim=(0, 2)).numpy()  # (h,)
+
+    return Composition(writer, reader, score(""), score("k"), score("q"))
 
 
 def measure_heads(
@@ -103,4 +163,12 @@ def measure_heads(
         for name, m in (("trained", trained), ("untrained", untrained))
     }
     uniform = {"previous": uniform_previous(text.shape[1]), "induction": uniform_induction(n)}
-    return HeadReport(scores["trained"], scores["untrained"], uniform, n)
+    report = HeadReport(scores["trained"], scores["untrained"], uniform, n)
+    labels = report.labels()
+    previous = [lab for lab in labels if lab.measure == "previous"]
+    later = [lab for lab in labels if lab.measure == "induction" and previous and lab.layer > previous[0].layer]
+    if not later or getattr(trained.config, "d_ff", 1):
+        return report
+    writer = max(previous, key=lambda lab: lab.score)
+    found = composition(trained, repeated, (writer.layer, writer.head), later[0].layer)
+    return HeadReport(report.trained, report.untrained, uniform, n, found)

@@ -153,6 +153,17 @@ def held_out_loss(model: TinyDecoder, streams: TokenStreams, length: int) -> flo
     return float(F.cross_entropy(logits.flatten(0, 1), rows[:, 1:].flatten()))
 
 
+def unigram_loss(streams: TokenStreams, length: int) -> float:
+    """The held-out loss of the model that ignores every token before: each target predicted by its frequency in the
+    training text (the same targets as held_out_loss). The baseline a decoder has to beat; uniform over the
+    vocabulary (ln of its size) is a weaker one."""
+    ids = streams.held_out
+    n = (len(ids) - 1) // length
+    targets = torch.cat([ids[i * length + 1 : i * length + length + 1] for i in range(n)])  # as held_out_loss reads
+    counts = torch.bincount(streams.train, minlength=len(streams.vocab)).to(torch.float64)
+    return float(-(counts[targets] / counts.sum()).log().mean())
+
+
 def train_decoder(recipe: Recipe = Recipe(), steps: int | None = None) -> Run:
     """Train `steps` steps of the recipe (all of them by default), on one thread, from the recipe's seed."""
     streams = token_streams()

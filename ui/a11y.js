@@ -2,7 +2,8 @@
 // - <html lang> from the chosen language (a screen reader picks its voice and rules from it);
 // - Streamlit's navigation list made a valid list (its <ul> holds a <div> per section: the <ul> is said to be a
 //   list and the section <div>s to be no element of their own, so the <li>s are its items);
-// - Streamlit's own English names (aria-label, title, placeholder) replaced on a Chinese page;
+// - Streamlit's own English names (aria-label, title, placeholder) replaced on a Chinese page, and its skip link's
+//   words;
 // - after an action that asks for it (ui/a11y.move_focus_to), the focus on the new content once the run is done;
 // - an in-page link's target focused (not only scrolled to);
 // - a Material icon in Markdown text (Streamlit names it by its ligature: "check_circle icon") named by what it
@@ -12,8 +13,8 @@
 //   ui/a11y.ANNOUNCE + name) said once, in a polite live region that is on the page from its start (a region inserted
 //   together with its text is not reliably read), without moving the focus (the student may be typing).
 //
-// data: {lang, labels: {exact: {en: zh}, prefix: {en: "...{}..."}}, icons: {ligature: name}, focus: {target, n} | null,
-//        assumed}
+// data: {lang, labels: {exact: {en: zh}, prefix: {en: "...{}..."}}, skip: the skip link's words,
+//        icons: {ligature: name}, focus: {target, n} | null, assumed}
 
 const NARROW = 640; // CSS px of the main column below which figures take their phone layout
 const ATTRS = ["aria-label", "title", "placeholder", "data-title"];
@@ -108,6 +109,14 @@ function announceNew(root, state) {
   });
 }
 
+// Streamlit 1.67's skip link (<a data-testid="stSkipToContent">, its first focusable element) says "Skip to main
+// content" in English on every page: its words in the page's language (a constant child, so React leaves it be).
+function fixSkipLink(root, text) {
+  if (!text) return;
+  const link = root.querySelector("a[data-testid='stSkipToContent']");
+  if (link && link.textContent !== text) link.textContent = text;
+}
+
 function translated(value, labels) {
   if (!value) return null;
   if (Object.prototype.hasOwnProperty.call(labels.exact, value)) return labels.exact[value];
@@ -159,6 +168,7 @@ function observe() {
     for (const node of state.pending) if (active && node.isConnected) relabelAll(node, state.labels);
     state.pending.clear();
     fixNav(document);
+    fixSkipLink(document, state.skip);
     nameGraphs(document);
     nameIcons(document, state.icons);
     announceNew(document, state);
@@ -219,8 +229,10 @@ export default function ({ data, setStateValue }) {
   const state = observe();
   state.labels = data.labels;
   state.icons = data.icons || {};
+  state.skip = data.skip;
   if (Object.keys(data.labels.exact).length) relabelAll(document.body, data.labels);
   fixNav(document);
+  fixSkipLink(document, state.skip);
   nameGraphs(document);
   nameIcons(document, state.icons);
   announceNew(document, state);

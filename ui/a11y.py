@@ -1,6 +1,7 @@
 """Accessibility of the frame, for every page at once (issue 36): the document's language and title, a visible focus
 ring in both themes, the collapsed sidebar out of the Tab order, Streamlit's navigation list and its English names
-fixed (ui/a11y.js), focus moved to new content after an action, and the width the figures are drawn at.
+(its skip link's words too) fixed (ui/a11y.js), focus moved to new content after an action, and the width the figures
+are drawn at.
 
 Pages need nothing for it. After an action whose result appears elsewhere (Next, Reveal, starting a class), the
 action's callback calls `move_focus_to(key)` with the `key` of the container that shows the result. Content that
@@ -118,7 +119,7 @@ def install(ctx, page_title: str, where=None) -> None:
     screen = "dark" if ctx.style.dark else "light"
     st.html(_CSS.format(ring=FOCUS_RING[screen], label=PRIMARY_LABEL[screen]))
     data = {"lang": LANG_TAGS.get(ctx.lang, ctx.lang), "labels": labels_for(ctx.lang, ctx.t),
-            "icons": {ligature: ctx.t(key) for ligature, key in ICON_NAMES.items()},
+            "skip": ctx.t("a11y.st.skip"), "icons": {ligature: ctx.t(key) for ligature, key in ICON_NAMES.items()},
             "focus": st.session_state.get(_FOCUS), "assumed": "narrow" if ctx.narrow else "wide"}  # fmt: skip
     with st.sidebar if where is None else where:
         _frame_component()(data=data, key=FRAME_KEY, on_width_change=lambda: None, default={"width": None})

@@ -157,7 +157,14 @@ class StepsView:
         b, lq, lk, d, h = sizes
         table = shape_table(replace(settings, d_model=d, n_heads=h), lq, lk, batch=b, one=tr("steps.one_head"),
                             every=tr("steps.all_heads"))  # fmt: skip
-        st.table(pd.DataFrame(table, columns=[tr("steps.col_tensor"), tr("steps.col_shape"), tr("steps.col_now")]))
+        columns = [tr("steps.col_tensor"), tr("steps.col_shape"), tr("steps.col_now")]
+        if self.compact and not self.ctx.narrow:  # one screen: the table's two halves side by side (shapes unbroken)
+            half = (len(table) + 1) // 2
+            halves = st.container(key="steps_shapes").columns(2, gap="small")
+            for col, rows in zip(halves, (table[:half], table[half:]), strict=True):
+                col.table(pd.DataFrame(rows, columns=columns), hide_index=True)
+        else:
+            st.table(pd.DataFrame(table, columns=columns))
         self._defer(lambda: st.caption(tr("steps.split.computed", B=b, L=lq, Lk=lk, d=d, h=h)))
 
     def _scores(self) -> None:
