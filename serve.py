@@ -6,13 +6,17 @@ instead of a Streamlit run each. `streamlit run app.py` still works; its phones 
 
 The App's lifespan also warms the server up for its first visitor (ui/warmup.py: the imports, then the first pages
 in both languages over its own websocket), and its middleware tells the warm-up when a visitor asks something, so
-that it never runs while a visitor is served. Plain `streamlit run app.py` has no warm-up."""
+that it never runs while a visitor is served. Plain `streamlit run app.py` has no warm-up.
+
+With `MHA_ALLOWED_HOSTS` set, a request or websocket whose Host names another host is refused first (network/hosts.py).
+"""
 
 import streamlit as st
 from streamlit import config
 
 from classroom.session import BEAT, VERSION_AGE, follower_view, rooms
 from liveclass.http import PATH, shortcut, version_route
+from network import hosts
 from ui import page_head, warmup
 
 
@@ -24,6 +28,8 @@ def _import_frame() -> None:
 BASE = str(config.get_option("server.baseUrlPath") or "").strip("/")  # the app served under /BASE/: so is the route
 ROUTE = version_route(rooms, max_age=VERSION_AGE, beat=BEAT, view=follower_view,
                       path=f"/{BASE}{PATH}" if BASE else PATH)
-# the phones' polls first, straight to their route; then the warm-up's watch of visitors and the page's head
+# a host name the server does not answer to first (MHA_ALLOWED_HOSTS: nothing runs for it); then the phones' polls,
+# straight to their route; then the warm-up's watch of visitors and the page's head
 app = st.App("app.py", routes=[ROUTE], lifespan=warmup.lifespan(_import_frame),
-             middleware=shortcut(ROUTE) + warmup.middleware() + page_head.middleware())  # fmt: skip
+             middleware=[*hosts.middleware(), *shortcut(ROUTE), *warmup.middleware(),
+                         *page_head.middleware()])  # fmt: skip
