@@ -103,7 +103,7 @@ def _take_back() -> None:
     ss = st.session_state
     raw_code, key = ss.get("console_code", ""), str(ss.get("console_key", "")).strip()
     try:
-        code, screen = rooms().open_screen(raw_code, SCREEN, identity.browser_id(), key=key)
+        code, screen = rooms().open_screen(raw_code, SCREEN, identity.browser_id(), key=key, address=identity.address())
         room = rooms().room(code)
     except LiveError as err:
         error(err)
@@ -126,11 +126,11 @@ def resume_from_link() -> bool:
     try:
         store = rooms()
         if valid_id(own):
-            code, screen = store.open_screen(code, SCREEN, browser, sid=own)
+            code, screen = store.open_screen(code, SCREEN, browser, sid=own, address=identity.address())
             if screen.sid != own:  # not this browser's console: it needs the key
                 raise LiveError("not_teacher")
         else:
-            code, screen = store.open_screen(code, SCREEN, browser, invite=invite)
+            code, screen = store.open_screen(code, SCREEN, browser, invite=invite, address=identity.address())
         room = store.room(code)
     except LiveError as err:
         for name in ("as", "invite"):

@@ -195,7 +195,8 @@ def want_redraw(room: Room | None, projector: bool = False) -> bool:
 def rejoin() -> None:
     """The seat was given back after a long absence (a phone asleep): join again, quietly, with a new seat."""
     ss = st.session_state
-    code, sid = rooms().join(ss[CODE], ss[SID], identity.client())
+    store = rooms()
+    code, sid = store.join(ss[CODE], ss[SID], identity.client(), queue=store.limits.join_queue)
     ss[SID] = sid
     st.query_params["join"], st.query_params["me"] = code, sid
 

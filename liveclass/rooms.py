@@ -13,8 +13,16 @@ Who is who:
   open console made). A console with the key is accepted at once only when no console is open.
 - A **student** holds a seat: an id bound to the browser that joined. A link with someone else's id (`me=`) opened in
   another browser gets a seat of its own, never theirs.
-- A **client** is one browser (the hash of a secret it keeps) at one network address: it may hold a few seats per room
-  and open a few rooms; seats of students gone for a while are given back, and an abandoned room frees its place.
+- A **client** is one browser (the hash of a secret it keeps) at one network address. A browser may hold a few seats per
+  room and open a few rooms. A network (an address: a whole school behind its NAT is one) is never capped, only slowed:
+  its joins of a room, the rooms it opens and the codes it gets wrong each have a rate (a token bucket in the store,
+  shared by every server process: `Backend.take`). A join beyond its network's rate waits in line; a missed code beyond
+  it makes every code of that network wait, so codes cannot be guessed fast from anywhere, and an unknown, ended or
+  expired room answers alike to anyone who does not hold a seat in it.
+- The **teacher** chooses the room's size, locks it once everyone is in, sees every seat and removes seats (their
+  browsers, or their whole networks, cannot join again). Seats of students gone for a while are given back when the
+  room is full; a room none of whose screens was seen for a while frees its place (within minutes when no student ever
+  joined it).
 """
 
 from __future__ import annotations
@@ -32,6 +40,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from network.addresses import address_key
+
 from .errors import LiveError, StoreUnavailable
 
 MAX_BEATS = 20_000  # seats whose last heartbeat a process remembers (Rooms.heartbeat; a few dozen bytes each)
@@ -47,7 +57,7 @@ OK = "ok"  # a backend's answer when a limit did not stop an insert
 @dataclass(frozen=True)
 class Limits:
     max_rooms: int = 200  # open rooms in one store
-    max_students: int = 300  # seats per room
+    max_students: int = 300  # the largest room a teacher may choose, and a new room's size
     max_nickname: int = 24  # characters
     max_state: int = 16 * 1024  # bytes of the teacher's state
     max_question: int = 16 * 1024  # bytes of one serialised question
@@ -58,11 +68,18 @@ class Limits:
     ttl: float = 12 * 3600.0  # a room expires this long after it was opened
     seen_window: float = 15.0  # a student or a screen is connected while its last heartbeat is this recent
     seats_per_client: int = 3  # seats one browser may hold in one room
-    seats_per_address: int = 8  # seats one network address may hold in one room (0: no limit)
     rooms_per_client: int = 3  # open rooms one browser may have opened
-    rooms_per_address: int = 10  # open rooms one network address may have opened (0: no limit)
-    seat_idle: float = 600.0  # a seat not seen for this long is given back (its answers stay)
+    # rates per network (an address; an IPv6 client's /64), each a burst and then a steady rate (docs/deploy.md)
+    join_burst: int = 60  # joins of one room from one network at once ...
+    joins_per_minute: int = 300  # ... then this many a minute; a join beyond waits in line (join_queue) ...
+    join_queue: float = 60.0  # ... up to this many seconds, else it is told when to try again
+    start_burst: int = 30  # rooms one network may open at once ...
+    starts_per_hour: int = 30  # ... then this many an hour
+    miss_burst: int = 30  # codes one network may get wrong at once (a join, the version route, a take-back) ...
+    misses_per_hour: int = 360  # ... then this many an hour; beyond, every code it sends waits
+    seat_idle: float = 600.0  # a seat not seen for this long is given back when the room is full (its answers stay)
     room_idle: float = 2 * 3600.0  # a room none of whose screens was seen for this long frees its place
+    unjoined_idle: float = 300.0  # ... this long, when no student ever joined it
     invite_ttl: float = 3600.0  # an invite (a private link to a projector or a console) works this long
 
 
@@ -106,6 +123,24 @@ class Room:
     answer: Any
     expires: float
     solution: dict[str, Any] | None = None
+    size: int = 0  # seats the room holds (the teacher's choice)
+    locked: bool = False  # no new seats (the teacher locked the room once everyone was in)
+
+
+@dataclass(frozen=True)
+class Seat:
+    """A seat as the teacher's console lists it: its place in the order of joining (1, 2, ...), when it joined and
+    was last seen, the nickname of its latest answer, and its network: 0 the console's own, 1, 2, ... the others in
+    the order of their first seat (the addresses themselves never leave the store)."""
+
+    sid: str
+    n: int
+    joined: float
+    seen: float
+    connected: bool
+    following: bool
+    nickname: str
+    network: int
 
 
 @dataclass(frozen=True)
@@ -172,52 +207,69 @@ class Record:
     owner: str = ""  # the client id of the browser that opened the room
     address: str = ""  # and its network address
     beat: float = 0.0  # the last heartbeat of any of its screens (a room whose screens are all gone is abandoned)
+    size: int = 0  # seats it holds (0: Limits.max_students)
+    locked: int = 0  # 1: no new seats
+    joined: int = 0  # 1 once any student took a seat
 
 
 @dataclass(frozen=True)
 class RoomCaps:
-    """What an insert of a room checks, atomically: the server's, the client's and the address's open rooms (rooms
-    whose screens were all gone since `idle_before` are ended first)."""
+    """What an insert of a room checks, atomically: the server's and the client's open rooms. Rooms whose screens were
+    all gone since `idle_before` (since `unjoined_before` when no student ever joined them) are ended first; a full
+    server says when a place frees (a room's last beat plus `room_idle`, or `unjoined_idle`)."""
 
     max_rooms: int
     per_client: int
-    per_address: int
     idle_before: float
+    unjoined_before: float
+    room_idle: float
+    unjoined_idle: float
 
 
 @dataclass(frozen=True)
 class SeatCaps:
-    """What a new seat checks, atomically: the room's, the client's and the address's seats (seats not seen since
-    `idle_before` are given back first)."""
+    """What a new seat checks, atomically: the room's size (from the room, at most `max_students`), its lock, the
+    client's seats, and whether the browser or its network was removed (`bans`: "c:<client>", "n:<network>"). Seats
+    not seen since `idle_before` are given back first when the room is full."""
 
     max_students: int
     per_client: int
-    per_address: int
     idle_before: float
+    bans: tuple[str, ...] = ()
 
 
 ScreenRow = tuple[str, str, str, str, float, float]  # sid, role, client, status, seen, created
+StudentRow = tuple[str, float, float, bool, str, str]  # sid, joined, seen, following, client, address
+CLOSED = ("unknown_room", "lost", "ended", "expired")  # a code that names no open room
 
 
 class Backend(Protocol):
     """Storage primitives; each call is one short, atomic operation with a fast timeout."""
 
     def ping(self) -> None: ...
-    # rooms: "ok", "taken" (code in use), "full", "client", "address"; and when full, the time a place frees up
-    def insert_room(self, rec: Record, now: float, caps: RoomCaps, room_idle: float) -> tuple[str, float]: ...
+    # rooms: "ok", "taken" (code in use), "full", "client"; and when full, the time a place frees up
+    def insert_room(self, rec: Record, now: float, caps: RoomCaps) -> tuple[str, float]: ...
     def load_room(self, code: str) -> Record | None: ...
     def load_version(self, code: str) -> tuple[int, int, float] | None: ...  # (version, ended, expires)
     def update_room(self, code: str, fields: dict[str, Any]) -> int: ...  # bumps and returns the version
     def set_state(self, code: str, text: str, base: str) -> int | None: ...  # only if the state is `base` (else None)
-    # seats: "ok", "full", "client", "address"
+    # seats: "ok", "full", "client", "locked", "banned"
     def add_student(self, code: str, sid: str, now: float, expires: float, client: str, address: str,
                     caps: SeatCaps) -> str: ...  # fmt: skip
     def student_client(self, code: str, sid: str) -> str | None: ...  # None: no such seat
     def touch(self, code: str, sid: str, now: float, following: bool) -> bool: ...  # False: no such seat
     def presence(self, code: str, since: float) -> tuple[int, int, int]: ...
+    def get_students(self, code: str) -> list[StudentRow]: ...
+    def ban(self, code: str, who: list[str], expires: float) -> None: ...  # "c:<client>", "n:<network>"
+    def remove_students(self, code: str, sids: list[str]) -> int: ...  # the seats and their answers; how many
     def put_answer(self, code: str, qid: str, sid: str, choice: int, nickname: str, now: float,
                    expires: float, value: str = "") -> None: ...  # fmt: skip
     def get_answers(self, code: str, qid: str) -> list[tuple[str, int, str, float, str]]: ...
+    # a token bucket: `burst` tokens, refilled at `per_second`; takes `cost` (a negative cost gives back). Returns 0
+    # when a token was there, the seconds to wait when it will be within `queue` (taken now: the caller waits its
+    # turn), or minus the seconds to wait when it will not (nothing taken)
+    def take(self, key: str, now: float, burst: float, per_second: float, queue: float = 0.0,
+             cost: float = 1.0) -> float: ...  # fmt: skip
     # screens and invites
     # a new screen (False: the room has max_screens); screens not accepted and not seen since stale_before, and
     # screens not seen since gone_before, go first
@@ -297,6 +349,13 @@ def _minutes(seconds: float) -> int:
     return max(1, math.ceil(seconds / 60))
 
 
+def _seconds(seconds: float) -> int:
+    return max(1, math.ceil(seconds))
+
+
+MAX_BLOCKED = 10_000  # networks this process remembers as waiting after too many missed codes (a few dozen bytes each)
+
+
 class Rooms:
     """The room store's interface: create/lead/ask/reveal/close/end for the teacher's screens, join/heartbeat/submit
     for students."""
@@ -307,6 +366,7 @@ class Rooms:
         self._recent_lock = threading.Lock()
         self._known: dict[str, None] = {}  # codes this process has found in the store, oldest first (bounded)
         self._beats: dict[tuple[str, str, bool], float] = {}  # (room, seat, following) -> when written (heartbeat)
+        self._blocked: dict[str, float] = {}  # network -> time (clock) until which its codes wait (missed codes)
 
     def _found(self, code: str) -> None:
         with self._recent_lock:
@@ -346,7 +406,54 @@ class Rooms:
         solution = json.loads(rec.solution) if rec.solution and rec.revealed else None
         answer = (solution or {}).get("answer") if rec.solution else rec.answer
         return Room(rec.code, rec.version, json.loads(rec.state or "{}"), question, rec.qid, bool(rec.revealed),
-                    answer if rec.revealed else None, rec.expires, solution)  # fmt: skip
+                    answer if rec.revealed else None, rec.expires, solution, self._size(rec),
+                    bool(rec.locked))  # fmt: skip
+
+    def _size(self, rec: Record) -> int:
+        """The seats a room holds: the teacher's choice, at most the server's largest room."""
+        return min(rec.size or self.limits.max_students, self.limits.max_students)
+
+    # ---- codes that name no open room: slowed per network, answered alike
+    def guard(self, address: str) -> str:
+        """The network of `address` (what the rates count); LiveError 'slow_down' while that network's missed codes
+        are over their rate (this process remembers until when, so a network that waits costs no store call)."""
+        net = address_key(address)
+        with self._recent_lock:
+            until = self._blocked.get(net)
+        left = (until or 0.0) - self.clock()
+        if left > 0:
+            raise LiveError("slow_down", seconds=_seconds(left))
+        return net
+
+    def missed(self, net: str) -> None:
+        """Network `net` sent a code that names no open room (or a wrong teacher key): one of its missed codes.
+        LiveError 'slow_down' when that was one too many: it waits, and so does every code it sends meanwhile."""
+        lim, now = self.limits, self.clock()
+        wait = self.backend.take(f"miss|{net}", now, lim.miss_burst, lim.misses_per_hour / 3600.0)
+        if wait < 0:
+            with self._recent_lock:
+                if len(self._blocked) >= MAX_BLOCKED:
+                    self._blocked = {k: v for k, v in self._blocked.items() if v > now}
+                    if len(self._blocked) >= MAX_BLOCKED:
+                        self._blocked.clear()
+                self._blocked[net] = now - wait
+            raise LiveError("slow_down", seconds=_seconds(-wait))
+
+    def _open_record(self, code: object, net: str) -> Record:
+        """The open room a code someone typed or linked names. A code that names none (unknown, ended, expired, or
+        lost by the store) is one missed code of network `net`, and answers the same whatever the reason: a guesser
+        learns nothing from which."""
+        try:
+            return self._record(code)
+        except LiveError as err:
+            if err.code not in CLOSED:
+                raise
+            self.missed(net)
+            raise LiveError("unknown_room", room=err.params.get("room", "")) from None
+
+    def holds_seat(self, code: str, sid: object) -> bool:
+        """True when `sid` is a seat of room `code` (an ended room's too): its holder may hear why the room closed."""
+        return valid_id(sid) and self.backend.student_client(code, str(sid)) is not None
 
     def recent_version(self, code: object, max_age: float) -> int | None:
         """The version this process read of `code` less than max_age seconds ago, else None: no store, no wait."""
@@ -400,8 +507,9 @@ class Rooms:
         orphan room counting against the browser's limit. Its code and key derive from the browser's own id and the
         attempt (`_room_for`); an ended room of the attempt is passed over, and the attempt opens a new one."""
         lim, now = self.limits, self.clock()
-        caps = RoomCaps(lim.max_rooms, lim.rooms_per_client if client.id else 0,
-                        lim.rooms_per_address if client.address else 0, now - lim.room_idle)  # fmt: skip
+        caps = RoomCaps(lim.max_rooms, lim.rooms_per_client if client.id else 0, now - lim.room_idle,
+                        now - lim.unjoined_idle, lim.room_idle, lim.unjoined_idle)  # fmt: skip
+        net, start = address_key(client.address), ""
         for n in range(20):
             derived = _room_for(client.id, attempt, n)
             code, key = derived or _fresh_room()
@@ -409,18 +517,23 @@ class Rooms:
                 if self._open_and_opened_by(code, key, client.id, now):
                     return Ticket(code, key)  # this attempt's room: asked again
                 continue  # another's room, or this attempt's ended one: the next code
+            if not start:  # a room is opened now: one of this network's starts (given back if none is opened)
+                start = f"start|{net}"
+                wait = self.backend.take(start, now, lim.start_burst, lim.starts_per_hour / 3600.0)
+                if wait < 0:
+                    raise LiveError("starting_fast", minutes=_minutes(-wait))
             rec = Record(code=code, teacher_hash=_hash(key), created=now, expires=now + lim.ttl, owner=client.id,
                          address=client.address, beat=now)  # fmt: skip
-            status, free_at = self.backend.insert_room(rec, now, caps, lim.room_idle)
+            status, free_at = self.backend.insert_room(rec, now, caps)
             if status == OK:
                 self._found(code)
                 return Ticket(code, key)
+            if status in ("full", "client"):
+                self.backend.take(start, now, lim.start_burst, lim.starts_per_hour / 3600.0, cost=-1.0)
             if status == "full":
                 raise LiveError("too_many_rooms", limit=lim.max_rooms, minutes=_minutes(free_at - now))
             if status == "client":
                 raise LiveError("rooms_per_client", limit=lim.rooms_per_client)
-            if status == "address":
-                raise LiveError("rooms_per_address", limit=lim.rooms_per_address)
             if derived is not None and self._open_and_opened_by(code, key, client.id, now):
                 return Ticket(code, key)  # taken by a twin of this attempt that got there first
         raise LiveError("too_many_rooms", limit=lim.max_rooms, minutes=1)  # pragma: no cover - 31^6 codes
@@ -454,13 +567,16 @@ class Rooms:
         return self._teacher(code, key).code
 
     def open_screen(self, code: object, role: str, client: str, key: object = None, invite: object = None,
-                    sid: object = None, attempt: str = "") -> tuple[str, Screen]:  # fmt: skip
+                    sid: object = None, attempt: str = "", address: str = "") -> tuple[str, Screen]:  # fmt: skip
         """A console or projector of the room for this browser: (code, screen). With `sid` of this browser's own
         screen (a reload), that screen again; asked again with the same `attempt` (a try cut off after the store made
         the screen), the screen that attempt made, not a second one. Accepted at once when the invite is good, when this
         browser opened the room or has an accepted screen of this role, or (a console with the key) when no console is
-        open; otherwise waiting for an open console. A console needs the key or an invite; a projector may just ask."""
-        rec = self._record(code)
+        open; otherwise waiting for an open console. A console needs the key or an invite; a projector may just ask.
+        `address`: where the request comes from (a code that names no open room, or a wrong key, is one of its
+        network's missed codes)."""
+        net = self.guard(address)
+        rec = self._open_record(code, net)
         now, lim = self.clock(), self.limits
         if role not in (CONSOLE, PROJECTOR) or not client:
             raise LiveError("not_teacher")
@@ -476,6 +592,7 @@ class Rooms:
         invited = valid_id(invite) and self.backend.take_invite(rec.code, _hash(str(invite)), now) == role
         has_key = key is not None and self._key_ok(rec, key)
         if key is not None and not has_key:
+            self.missed(net)
             raise LiveError("not_teacher")
         if role == CONSOLE and not (has_key or invited):
             raise LiveError("not_teacher")
@@ -689,33 +806,104 @@ class Rooms:
         return counts
 
     # ---- students
-    def join(self, code: object, sid: object = None, client: Client = Client(), attempt: str = "") -> tuple[str, str]:
+    def join(self, code: object, sid: object = None, client: Client = Client(), attempt: str = "",
+             queue: float = 0.0, on_wait: Callable[[float], None] = time.sleep) -> tuple[str, str]:  # fmt: skip
         """(canonical code, seat id). This browser's own seat again (a reload, `me=` in its link); another browser's
-        id gets a seat of its own. Refused when the room, this browser or this address holds as many seats as it may
-        (seats of students gone for seat_idle are given back first).
+        id gets a seat of its own. Refused when the room is full (its size, seats of students gone for seat_idle are
+        given back first), locked, or removed this browser or its network, or when this browser holds as many seats
+        as it may. A code that names no open room answers alike whatever the reason (and is a missed code).
+
+        A new seat is one of its network's joins of this room (Limits.join_burst, then joins_per_minute): beyond them
+        the join waits its turn when that comes within `queue` seconds (`on_wait(seconds)` is called, which waits;
+        the app says so meanwhile), else it is refused and told when to try again (LiveError 'joining_fast').
 
         `attempt` names one try of a known browser to join (the app passes its session's id): asked again with the
         same attempt, the store gives the seat it made the first time, so a try that was cut off after the store said
         yes (a page run stopped half-way) does not leave a second seat behind. That seat's id is derived from the
         browser's own id, which no other browser knows, so no one can take it by replaying a link."""
-        rec = self._record(code)
+        net = self.guard(client.address)
+        rec = self._open_record(code, net)
         for mine in (sid, _seat_for(client.id, rec.code, attempt)):
             if valid_id(mine):
                 owner = self.backend.student_client(rec.code, str(mine))
                 if owner is not None and hmac.compare_digest(owner, client.id):
                     return rec.code, str(mine)
-        lim, now = self.limits, self.clock()
-        caps = SeatCaps(lim.max_students, lim.seats_per_client if client.id else 0,
-                        lim.seats_per_address if client.address else 0, now - lim.seat_idle)  # fmt: skip
+        if rec.locked:
+            raise LiveError("locked", room=rec.code)
+        lim = self.limits
+        wait = self.backend.take(f"join|{rec.code}|{net}", self.clock(), lim.join_burst, lim.joins_per_minute / 60.0,
+                                 queue)  # fmt: skip
+        if wait < 0:
+            raise LiveError("joining_fast", seconds=_seconds(-wait))
+        if wait > 0:
+            on_wait(wait)
+        now = self.clock()
+        bans = (f"c:{client.id}",) * bool(client.id) + (f"n:{net}",)
+        caps = SeatCaps(self._size(rec), lim.seats_per_client if client.id else 0, now - lim.seat_idle, bans)
         new = _seat_for(client.id, rec.code, attempt) or secrets.token_urlsafe(12)
         status = self.backend.add_student(rec.code, new, now, rec.expires, client.id, client.address, caps)
         if status == "full":
-            raise LiveError("room_full", limit=lim.max_students)
+            raise LiveError("room_full", limit=self._size(self._record(rec.code)))
+        if status == "locked":
+            raise LiveError("locked", room=rec.code)
+        if status == "banned":
+            raise LiveError("removed", room=rec.code)
         if status == "client":
             raise LiveError("seats_per_client", limit=lim.seats_per_client)
-        if status == "address":
-            raise LiveError("seats_per_address", limit=lim.seats_per_address)
         return rec.code, new
+
+    # ---- the teacher's seat tools
+    def configure(self, code: object, auth: object, size: int | None = None, locked: bool | None = None) -> Room:
+        """The room's size (1 to max_students; a smaller size than the seats held only stops new seats) and its lock,
+        from a console. Returns the room."""
+        rec = self._teacher(code, auth)
+        fields: dict[str, Any] = {}
+        if size is not None:
+            if isinstance(size, bool) or not isinstance(size, int) or not 1 <= size <= self.limits.max_students:
+                raise LiveError("bad_size", limit=self.limits.max_students)
+            fields["size"] = size
+        if locked is not None:
+            fields["locked"] = int(bool(locked))
+        if fields:
+            self._update(rec.code, fields)
+        return self.room(rec.code)
+
+    def seats(self, code: object, auth: object, viewer: str = "") -> list[Seat]:
+        """Every seat of the room, in the order they joined, for a console at address `viewer`."""
+        rec = self._teacher(code, auth)
+        rows = sorted(self.backend.get_students(rec.code), key=lambda r: (r[1], r[0]))
+        nicknames: dict[str, str] = {}
+        asked = self.backend.get_questions(rec.code)
+        for qid in ([rec.qid] if rec.qid else []) + [row[1] for row in reversed(asked)][:1]:
+            for sid, _, nick, _, _ in self.backend.get_answers(rec.code, qid):
+                if nick and sid not in nicknames:
+                    nicknames[sid] = nick
+        networks = {address_key(viewer): 0}
+        out, now = [], self.clock()
+        for n, (sid, joined, seen, following, _, address) in enumerate(rows, start=1):
+            network = networks.setdefault(address_key(address), len(networks))
+            connected = now - seen < self.limits.seen_window
+            out.append(Seat(sid, n, joined, seen, connected, connected and following, nicknames.get(sid, ""), network))
+        return out
+
+    def remove(self, code: object, auth: object, sids: list[str], networks: bool = False) -> int:
+        """Remove seats (and their answers): their browsers cannot join this room again; with `networks`, neither can
+        anyone of their networks, and every seat of those networks goes too. Returns the seats removed."""
+        rec = self._teacher(code, auth)
+        rows = self.backend.get_students(rec.code)
+        chosen = {str(s) for s in sids if valid_id(s)}
+        nets = {address_key(address) for sid, _, _, _, _, address in rows if sid in chosen} if networks else set()
+        if nets:  # first, so that no one of those networks joins meanwhile; then every seat they hold goes
+            self.backend.ban(rec.code, sorted(f"n:{net}" for net in nets), rec.expires)
+            rows = self.backend.get_students(rec.code)
+        gone = sorted(sid for sid, _, _, _, _, address in rows if sid in chosen or address_key(address) in nets)
+        browsers = sorted({f"c:{client}" for sid, _, _, _, client, _ in rows if sid in gone and client})
+        if browsers:
+            self.backend.ban(rec.code, browsers, rec.expires)
+        removed = self.backend.remove_students(rec.code, gone) if gone else 0
+        if removed:
+            self._update(rec.code, {})  # the tallies move: every screen reads the room again
+        return removed
 
     def _student(self, code: object, sid: object, client: str) -> Record:
         rec = self._record(code)
@@ -794,7 +982,7 @@ class Rooms:
 
 
 __all__ = [
-    "ACCEPTED", "ALPHABET", "CODE_LEN", "CONSOLE", "PROJECTOR", "REFUSED", "WAITING", "Answer", "Asked", "Backend",
-    "Client", "Limits", "LiveError", "Pass", "Presence", "Record", "Room", "RoomCaps", "Rooms", "Screen", "SeatCaps",
-    "StoreUnavailable", "Ticket", "clean_nickname", "normalise_code", "valid_id",
+    "ACCEPTED", "ALPHABET", "CLOSED", "CODE_LEN", "CONSOLE", "PROJECTOR", "REFUSED", "WAITING", "Answer", "Asked",
+    "Backend", "Client", "Limits", "LiveError", "Pass", "Presence", "Record", "Room", "RoomCaps", "Rooms", "Screen",
+    "Seat", "SeatCaps", "StoreUnavailable", "StudentRow", "Ticket", "clean_nickname", "normalise_code", "valid_id",
 ]  # fmt: skip
