@@ -206,6 +206,37 @@ def test_a_question_hidden_until_reveal_counted_once_closed_and_exported_as_text
     assert len(list(csv.DictReader(io.StringIO(csv_text(rooms(), code, auth, en))))) == 2  # the answers stay
 
 
+def test_a_phone_that_moved_to_another_server_still_says_its_answer_was_sent():
+    """Its server killed, a phone's page reconnects to another replica: a new session, which joins again with the
+    link's seat and browser. Its "Sent" line comes back from the store (once per question), for a choice and a typed
+    answer alike, and it can still change its answer (counted once)."""
+    from classroom.session import rooms
+
+    teacher, code, (ann,) = class_with()
+    send_choice_question(teacher)
+    ann.run()
+    qid = ann.session_state["_live_room"].qid
+    ann.radio(key=f"live_pick_{qid}").set_value(1).run()
+    ann.button(key=f"live_send_{qid}").click().run()
+    assert "Sent:" in texts(ann)
+    seat, browser = ann.session_state["_live_sid"], ann.session_state["_live_browser"]
+    moved = session({"join": code, "me": seat}, browser=browser)  # the other replica: a session of its own
+    assert moved.session_state["_live_sid"] == seat and "Sent:" in texts(moved)
+    moved.radio(key=f"live_pick_{qid}").set_value(0).run()
+    moved.button(key=f"live_send_{qid}").click().run()
+    assert [a.choice for a in rooms().answers(code, teacher.session_state["_live_key"])] == [0]
+    fresh = session({"join": code})  # a student who has not answered: no "Sent"
+    assert "Sent:" not in texts(fresh)
+    teacher.button(key="console_close").click().run()
+    teacher.selectbox(key="live_ask_kind").set_value("d_k").run()  # a typed question: the text as typed comes back
+    teacher.button(key="live_ask_send").click().run()
+    qid = moved.run().session_state["_live_room"].qid
+    moved.text_input(key=f"live_typed_{qid}").set_value(" 16 ").run()
+    moved.button(key=f"live_send_{qid}").click().run()
+    again = session({"join": code, "me": seat}, browser=browser)
+    assert "Sent: 16" in texts(again)
+
+
 def test_the_attend_question_needs_a_clear_winner():
     teacher, _, (student,) = class_with()
     teacher.selectbox(key="live_ask_kind").set_value("attend").run()
