@@ -21,7 +21,7 @@ from typing import Any
 import streamlit as st
 
 import lessons
-from classroom import answers, asking, identity, leading, plan
+from classroom import answers, asking, identity, leading, plan, seats
 from classroom.leading import CLASS, LAST_PRESS, PENDING, PUBLISHED
 from classroom.session import (
     CODE,
@@ -165,6 +165,7 @@ def page(ctx: Context) -> None:
         asking.panel(tr)
         answers.download(tr, st.session_state[CODE])
         _screens_panel(tr)
+        seats.panel(tr)
         _end_button(tr)
     with left:
         clicker(leading.KEYS, leading.on_presses)

@@ -62,7 +62,9 @@ def join(raw_code: object, sid: object = None) -> bool:
 
 
 def wait_in_line(seconds: float) -> None:
-    """Many of this network's students join at once: this one waits its turn (Rooms.join), and is told so."""
+    """Many of this network's students join at once: this one waits its turn (Rooms.join), and is told so (the next
+    run draws the page without the message). A run stopped before the seat was taken gets the same turn again: the
+    process keeps the attempt's turn (Rooms.join)."""
     import i18n
 
     lang = st.session_state.get("lang")
@@ -71,10 +73,8 @@ def wait_in_line(seconds: float) -> None:
             lang = i18n.normalise_lang(st.context.locale)
         except Exception:  # no browser context (AppTest)
             lang = i18n.DEFAULT_LANG
-    note = st.empty()
-    note.info(i18n.t("live.join_wait", lang, seconds=max(1, round(seconds))), icon=":material/hourglass_top:")
-    time.sleep(seconds)
-    note.empty()
+    st.info(i18n.t("live.join_wait", lang, seconds=max(1, round(seconds))), icon=":material/hourglass_top:")
+    time.sleep(seconds)  # nothing of Streamlit's until the seat is taken: a run stopped now would lose the turn
 
 
 def from_link() -> None:

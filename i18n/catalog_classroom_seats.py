@@ -26,8 +26,9 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "很多学生正从你所在的网络加入：你正在排队，大约需要 {seconds} 秒。",
     },
     # ---- the console's seat list
-    "seats.title": {"en": "Seats ({n})", "zh": "座位（{n}）"},
-    "seats.title_locked": {"en": "Seats ({n}) · locked", "zh": "座位（{n}）· 已锁定"},
+    "seats.title": {"en": "Seats: who joined, class size, lock", "zh": "座位：谁已加入、人数上限、锁定"},
+    "seats.table_alt": {"en": "The {n} seats of this class, in the order they joined",
+                        "zh": "本课堂的 {n} 个座位，按加入顺序排列"},
     "seats.size": {"en": "Class size (seats)", "zh": "课堂人数上限（座位数）"},
     "seats.size_help": {
         "en": "Once this many seats are taken, no one else can join. At most {limit}.",
@@ -43,7 +44,6 @@ STRINGS: dict[str, dict[str, str]] = {
     "seats.none": {"en": "No student has joined yet.", "zh": "还没有学生加入。"},
     "seats.col.n": {"en": "#", "zh": "序号"},
     "seats.col.name": {"en": "Nickname", "zh": "昵称"},
-    "seats.col.joined": {"en": "Joined", "zh": "加入时间"},
     "seats.col.status": {"en": "Now", "zh": "当前"},
     "seats.col.network": {"en": "Network", "zh": "网络"},
     "seats.following": {"en": "following", "zh": "跟随中"},

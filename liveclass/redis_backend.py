@@ -61,11 +61,11 @@ redis.call('ZADD', KEYS[1], ARGV[6], ARGV[3])
 return {'ok', ARGV[1]}
 """
 ADD_STUDENT = """
-local room = redis.call('HMGET', KEYS[4], 'size', 'locked')
-if tonumber(room[2] or '0') == 1 then return 'locked' end
 for i = 10, #ARGV do
     if redis.call('SISMEMBER', KEYS[5], ARGV[i]) == 1 then return 'banned' end
 end
+local room = redis.call('HMGET', KEYS[4], 'size', 'locked')
+if tonumber(room[2] or '0') == 1 then return 'locked' end
 local size = math.min(tonumber(room[1] or '0') or 0, tonumber(ARGV[2]))
 if size <= 0 then size = tonumber(ARGV[2]) end
 if redis.call('ZCARD', KEYS[1]) >= size then  -- full: seats of students gone for a while are given back

@@ -367,6 +367,7 @@ class Rooms:
         self._known: dict[str, None] = {}  # codes this process has found in the store, oldest first (bounded)
         self._beats: dict[tuple[str, str, bool], float] = {}  # (room, seat, following) -> when written (heartbeat)
         self._blocked: dict[str, float] = {}  # network -> time (clock) until which its codes wait (missed codes)
+        self._turns: dict[tuple[str, str, str], float] = {}  # (room, browser, attempt) -> when its join's turn comes
 
     def _found(self, code: str) -> None:
         with self._recent_lock:
@@ -828,13 +829,21 @@ class Rooms:
                 owner = self.backend.student_client(rec.code, str(mine))
                 if owner is not None and hmac.compare_digest(owner, client.id):
                     return rec.code, str(mine)
-        if rec.locked:
-            raise LiveError("locked", room=rec.code)
-        lim = self.limits
-        wait = self.backend.take(f"join|{rec.code}|{net}", self.clock(), lim.join_burst, lim.joins_per_minute / 60.0,
-                                 queue)  # fmt: skip
-        if wait < 0:
-            raise LiveError("joining_fast", seconds=_seconds(-wait))
+        lim, now = self.limits, self.clock()
+        with self._recent_lock:  # this attempt's turn, taken by a try that was cut off: the same turn
+            turn = self._turns.get((rec.code, client.id, attempt)) if attempt else None
+        if turn is None:
+            wait = self.backend.take(f"join|{rec.code}|{net}", now, lim.join_burst, lim.joins_per_minute / 60.0,
+                                     queue)  # fmt: skip
+            if wait < 0:
+                raise LiveError("joining_fast", seconds=_seconds(-wait))
+            turn = now + wait
+            if attempt:
+                with self._recent_lock:
+                    if len(self._turns) >= MAX_BEATS:
+                        self._turns.clear()
+                    self._turns[(rec.code, client.id, attempt)] = turn
+        wait = turn - now
         if wait > 0:
             on_wait(wait)
         now = self.clock()

@@ -337,13 +337,13 @@ class SqliteBackend:
     def add_student(self, code: str, sid: str, now: float, expires: float, client: str, address: str,
                     caps: SeatCaps) -> str:  # fmt: skip
         with self._tx() as db:
-            size, locked = db.execute("SELECT size, locked FROM rooms WHERE code = ?", (code,)).fetchone() or (0, 0)
-            if locked:
-                return "locked"
             marks = ", ".join("?" * len(caps.bans))
             if caps.bans and db.execute(f"SELECT 1 FROM banned WHERE code = ? AND who IN ({marks})",
                                         (code, *caps.bans)).fetchone():  # fmt: skip
                 return "banned"
+            size, locked = db.execute("SELECT size, locked FROM rooms WHERE code = ?", (code,)).fetchone() or (0, 0)
+            if locked:
+                return "locked"
             size = min(size or caps.max_students, caps.max_students)
             (n,) = db.execute("SELECT COUNT(*) FROM students WHERE code = ?", (code,)).fetchone()
             if n >= size:  # full: seats of students gone for a while are given back

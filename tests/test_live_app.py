@@ -237,6 +237,35 @@ def test_a_phone_that_moved_to_another_server_still_says_its_answer_was_sent():
     assert "Sent: 16" in texts(again)
 
 
+def test_the_console_sets_the_class_size_locks_it_and_lists_every_seat():
+    """The seat panel (classroom/seats.py), folded by default: opened, it lists every seat with its network; the size
+    and the lock the teacher sets are the room's (a student beyond the size, or any new one once locked, is refused
+    with one message), and a seated student's reload still gets its seat. Removing is tested on the store
+    (tests/test_live_limits.py) and was looked at in Chromium (the table's row selection)."""
+    from classroom.session import rooms
+
+    teacher, code, (ann, _) = class_with(2)
+    assert "Class size" not in texts(teacher)  # folded: nothing read
+    teacher.session_state["console_seats_open"] = True
+    teacher.run()
+    assert "2 of 300 seats taken, from 1 networks." in texts(teacher)
+    table = teacher.dataframe[0].value
+    assert list(table.columns) == ["#", "Nickname", "Now", "Network"] and list(table["Network"]) == ["yours"] * 2
+    teacher.number_input(key="console_size").set_value(2).run()
+    assert rooms().room(code).size == 2
+    full = session({"join": code})
+    assert "This live class is full (2 students)." in texts(full) and "_live_role" not in full.session_state
+    teacher.number_input(key="console_size").set_value(40).run()
+    teacher.toggle(key="console_lock").set_value(True).run()
+    assert rooms().room(code).locked
+    locked = session({"join": code})
+    assert f"Live class {code} is locked" in texts(locked) and "_live_role" not in locked.session_state
+    back = session({"join": code, "me": ann.session_state["_live_sid"]}, browser=ann.session_state["_live_browser"])
+    assert back.session_state["_live_sid"] == ann.session_state["_live_sid"]  # a reload: its seat
+    teacher.run()
+    assert "2 of 40 seats taken" in texts(teacher) and not teacher.exception
+
+
 def test_the_attend_question_needs_a_clear_winner():
     teacher, _, (student,) = class_with()
     teacher.selectbox(key="live_ask_kind").set_value("attend").run()

@@ -278,6 +278,29 @@ def test_a_class_of_300_behind_one_address_and_30_teachers_all_get_in_within_two
     assert 47 < max(waits) <= 48.1
 
 
+def test_a_join_stopped_while_it_waits_its_turn_keeps_that_turn(make_rooms):
+    """A page run can be stopped while its join waits in line (the browser asked for another run): asked again with
+    the same attempt, the join keeps the turn it had, and takes no second one from its network."""
+    clock = Clock()
+    rooms, t, _ = opened(make_rooms, clock, Limits(join_burst=1, joins_per_minute=6))
+    rooms.join(t.code, client=Client(ANN, SCHOOL))
+
+    class Stopped(Exception):
+        pass
+
+    def stopped(seconds: float) -> None:
+        raise Stopped(seconds)
+
+    with pytest.raises(Stopped) as cut:
+        rooms.join(t.code, client=Client(BO, SCHOOL), attempt="run-1", queue=60, on_wait=stopped)
+    assert cut.value.args[0] == pytest.approx(10)
+    clock.now += 4
+    waits: list[float] = []
+    rooms.join(t.code, client=Client(BO, SCHOOL), attempt="run-1", queue=60, on_wait=waits.append)
+    rooms.join(t.code, client=Client(OTHER, SCHOOL), attempt="run-7", queue=60, on_wait=waits.append)
+    assert waits == [pytest.approx(6), pytest.approx(16)]  # Bo's turn as it was; the next one 10 s after it
+
+
 def test_a_script_from_one_address_joins_no_faster_than_a_class_and_the_teacher_sees_and_removes_it(make_rooms):
     """A script makes a new browser for every seat. From one address it gets the network's burst at once and then
     its rate (it cannot fill a room faster than a class behind one address joins); every seat it took is on the
