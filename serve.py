@@ -30,6 +30,7 @@ ROUTE = version_route(rooms, max_age=VERSION_AGE, beat=BEAT, view=follower_view,
                       path=f"/{BASE}{PATH}" if BASE else PATH)
 # a host name the server does not answer to first (MHA_ALLOWED_HOSTS: nothing runs for it); then the phones' polls,
 # straight to their route; then the warm-up's watch of visitors and the page's head
+HEALTH = f"/{BASE}{hosts.HEALTH}" if BASE else hosts.HEALTH  # a probe's Host is the pod's address: any Host
 app = st.App("app.py", routes=[ROUTE], lifespan=warmup.lifespan(_import_frame),
-             middleware=[*hosts.middleware(), *shortcut(ROUTE), *warmup.middleware(),
+             middleware=[*hosts.middleware(HEALTH), *shortcut(ROUTE), *warmup.middleware(),
                          *page_head.middleware()])  # fmt: skip

@@ -3,8 +3,9 @@ without scheme or port (`classroom.lan,10.1.2.3`). Unset or empty: any host (the
 header names another host is refused (421 Misdirected Request; a websocket is closed before it opens, which the
 server answers with 403), so a page of another site whose name was pointed at the class's server (DNS rebinding) gets
 nothing from it. `localhost`, `127.0.0.1` and `::1` are always allowed (the server's own machine: health checks, a
-proxy on the same machine that forwards another Host is checked by that Host). Names are compared without case and
-without a trailing dot; an entry that is not a host name or an address is ignored.
+proxy on the same machine that forwards another Host is checked by that Host), and the health check `/_stcore/health`
+answers any Host (it says "ok" and nothing else; Kubernetes' HTTP probes send the pod's address as Host). Names are
+compared without case and without a trailing dot; an entry that is not a host name or an address is ignored.
 
 deploy/nginx.conf applies the same list (deploy/nginx-conf.sh fills it in); `AllowedHosts` applies it to a server
 started as `serve.py` (README, Docker image), for the app's pages, its websocket and the version route alike."""
@@ -18,6 +19,7 @@ from urllib.parse import urlsplit
 
 HOSTS_ENV = "MHA_ALLOWED_HOSTS"
 ALWAYS = frozenset({"localhost", "127.0.0.1", "::1"})
+HEALTH = "/_stcore/health"  # answers any Host (the server's base path before it: AllowedHosts's `health`)
 
 
 def _name(entry: str) -> str | None:
@@ -68,12 +70,12 @@ class AllowedHosts:
     """ASGI middleware: requests and websockets whose Host is not allowed are refused before anything else runs.
     Reads `MHA_ALLOWED_HOSTS` once, when the server starts."""
 
-    def __init__(self, app: Callable, raw: str | None = None) -> None:
-        self.app = app
+    def __init__(self, app: Callable, raw: str | None = None, health: str = HEALTH) -> None:
+        self.app, self.health = app, health
         self.allowed = allowed_hosts(os.environ.get(HOSTS_ENV) if raw is None else raw)
 
     async def __call__(self, scope: dict, receive: Callable, send: Callable) -> None:
-        if self.allowed is None or scope.get("type") not in ("http", "websocket"):
+        if self.allowed is None or scope.get("type") not in ("http", "websocket") or scope.get("path") == self.health:
             await self.app(scope, receive, send)
             return
         host = next((v.decode("latin-1") for k, v in scope.get("headers") or () if k.lower() == b"host"), None)
@@ -89,11 +91,12 @@ class AllowedHosts:
         await send({"type": "http.response.body", "body": MISDIRECTED})
 
 
-def middleware() -> list:
-    """`AllowedHosts`, as st.App's middleware list takes it (first: nothing runs for a host that is not allowed)."""
+def middleware(health: str = HEALTH) -> list:
+    """`AllowedHosts`, as st.App's middleware list takes it (first: nothing runs for a host that is not allowed);
+    `health`: the server's health check's path (under its base path)."""
     from starlette.middleware import Middleware
 
-    return [Middleware(AllowedHosts)]
+    return [Middleware(AllowedHosts, health=health)]
 
 
-__all__ = ["ALWAYS", "HOSTS_ENV", "AllowedHosts", "allowed_hosts", "host_allowed", "middleware"]
+__all__ = ["ALWAYS", "HEALTH", "HOSTS_ENV", "AllowedHosts", "allowed_hosts", "host_allowed", "middleware"]
