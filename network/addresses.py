@@ -41,7 +41,7 @@ class Trusted:
             try:
                 self.networks.append(ipaddress.ip_network(part, strict=False))
             except ValueError:
-                if _host_name(part):
+                if is_host_name(part):
                     self.names.append(part.lower())
                 # anything else (a typo) trusts nothing more
         self._resolved: tuple[Network, ...] = ()
@@ -79,7 +79,8 @@ class Trusted:
         self._looked_up.set()
 
 
-def _host_name(text: str) -> bool:
+def is_host_name(text: str) -> bool:
+    """True for a DNS host name (labels of letters, digits and inner hyphens; a trailing dot allowed)."""
     labels = text.rstrip(".").split(".")
     return len(text) <= 253 and all(0 < len(p) <= 63 and p.isascii() and p.replace("-", "").isalnum()
                                     and not p.startswith("-") for p in labels)  # fmt: skip
@@ -155,4 +156,5 @@ def address_key(address: str) -> str:
     return str(ip)
 
 
-__all__ = ["LOCAL", "TRUSTED_ENV", "Trusted", "address_key", "client_address", "scope_address", "trusted"]
+__all__ = ["LOCAL", "TRUSTED_ENV", "Trusted", "address_key", "client_address", "is_host_name", "scope_address",
+           "trusted"]  # fmt: skip

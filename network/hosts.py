@@ -17,6 +17,8 @@ import os
 from collections.abc import Callable
 from urllib.parse import urlsplit
 
+from .addresses import is_host_name
+
 HOSTS_ENV = "MHA_ALLOWED_HOSTS"
 ALWAYS = frozenset({"localhost", "127.0.0.1", "::1"})
 HEALTH = "/_stcore/health"  # answers any Host (the server's base path before it: AllowedHosts's `health`)
@@ -30,12 +32,7 @@ def _name(entry: str) -> str | None:
     try:
         return str(ipaddress.ip_address(text))
     except ValueError:
-        pass
-    labels = text.split(".")
-    if text and len(text) <= 253 and all(0 < len(p) <= 63 and p.isascii() and p.replace("-", "").isalnum()
-                                         and not p.startswith("-") for p in labels):  # fmt: skip
-        return text
-    return None
+        return text if text and is_host_name(text) else None
 
 
 def allowed_hosts(raw: str | None) -> frozenset[str] | None:

@@ -279,6 +279,24 @@ def test_other_methods_on_the_version_route_are_405_and_put_no_traceback_in_the_
         assert "Traceback" not in server_log(base, tail=10**6)
 
 
+ODD = [  # what a client may send the version route, and what each gets
+    ("GET /live/version?room=%ff%fe%00 HTTP/1.1", "X-Forwarded-For: not an address, \x7f", 404),
+    ("GET /live/version?room=ABCDEF&seat=" + "s" * 5000 + " HTTP/1.1", "X-Forwarded-For: 1.2.3.4, ::ffff:1.2.3.4", 404),
+    ("GET /live/version?room=ABCDEF&room=XYZ234&following=%ZZ HTTP/1.1", "X-Forwarded-For: 999.1.1.1", 404),
+    ("GET /live/version?" + "&".join(f"k{i}=v" for i in range(2000)) + " HTTP/1.1", "X-Forwarded-For: ,,,", 404),
+    ("HEAD /live/version?room=ABCDEF HTTP/1.1", "Cookie: mha_client=" + "x" * 3000, 404),
+]
+
+
+@pytest.mark.parametrize("request_line, header, status", ODD)
+def test_odd_requests_to_the_version_route_get_an_answer_and_no_traceback(guarded, request_line, header, status):
+    from tests.browser import server_log
+
+    line = _raw(guarded, f"{request_line}\r\nHost: classroom.lan\r\n{header}\r\nConnection: close\r\n\r\n")
+    assert line.split()[1] == str(status), line
+    assert "Traceback" not in server_log(guarded, tail=10**6)
+
+
 @pytest.mark.browser
 def test_a_page_and_its_websocket_work_through_the_proxy(proxy):
     from playwright.sync_api import sync_playwright
