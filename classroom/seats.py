@@ -102,7 +102,8 @@ def _seats(tr: Callable[..., str]) -> None:
 def _remove(sids: list[str]) -> None:
     ss = st.session_state
     try:
-        n = rooms().remove(ss[CODE], screen_pass(), sids, networks=bool(ss.get(WITH_NETWORKS)))
+        n = rooms().remove(ss[CODE], screen_pass(), sids, networks=bool(ss.get(WITH_NETWORKS)),
+                           viewer=identity.address())
     except LiveError as err:
         error(err)
         return

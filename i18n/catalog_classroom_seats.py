@@ -57,8 +57,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "选中行即可移除这些座位。“网络”表示哪些学生共用同一个上网地址：同一所学校经由一个地址上网时，就是一个网络。",
     },
     "seats.with_network": {
-        "en": "Also remove everyone on their networks, and let no one from those networks join",
-        "zh": "同时移除这些网络中的所有人，并禁止这些网络中的任何人加入",
+        "en": "Also remove everyone on their networks, and let no one from those networks join (never yours)",
+        "zh": "同时移除这些网络中的所有人，并禁止这些网络中的任何人加入（你所在的网络除外）",
     },
     "seats.remove": {"en": "Remove {n} selected", "zh": "移除所选的 {n} 个"},
     "seats.removed": {"en": "{n} seats removed: their browsers cannot join this class again.",

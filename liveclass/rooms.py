@@ -883,7 +883,7 @@ class Rooms:
         rows = sorted(self.backend.get_students(rec.code), key=lambda r: (r[1], r[0]))
         nicknames: dict[str, str] = {}
         asked = self.backend.get_questions(rec.code)
-        for qid in ([rec.qid] if rec.qid else []) + [row[1] for row in reversed(asked)][:1]:
+        for qid in dict.fromkeys(([rec.qid] if rec.qid else []) + [row[1] for row in reversed(asked)][:1]):
             for sid, _, nick, _, _ in self.backend.get_answers(rec.code, qid):
                 if nick and sid not in nicknames:
                     nicknames[sid] = nick
@@ -895,13 +895,16 @@ class Rooms:
             out.append(Seat(sid, n, joined, seen, connected, connected and following, nicknames.get(sid, ""), network))
         return out
 
-    def remove(self, code: object, auth: object, sids: list[str], networks: bool = False) -> int:
+    def remove(self, code: object, auth: object, sids: list[str], networks: bool = False, viewer: str = "") -> int:
         """Remove seats (and their answers): their browsers cannot join this room again; with `networks`, neither can
-        anyone of their networks, and every seat of those networks goes too. Returns the seats removed."""
+        anyone of their networks, and every seat of those networks goes too, except the network of the console at
+        `viewer` (a hostile student in the teacher's own school does not take the class with them). Returns the seats
+        removed."""
         rec = self._teacher(code, auth)
         rows = self.backend.get_students(rec.code)
         chosen = {str(s) for s in sids if valid_id(s)}
         nets = {address_key(address) for sid, _, _, _, _, address in rows if sid in chosen} if networks else set()
+        nets.discard(address_key(viewer))
         if nets:  # first, so that no one of those networks joins meanwhile; then every seat they hold goes
             self.backend.ban(rec.code, sorted(f"n:{net}" for net in nets), rec.expires)
             rows = self.backend.get_students(rec.code)

@@ -61,6 +61,7 @@ ADDED = (("rooms", "solution", "TEXT NOT NULL DEFAULT ''"), ("answers", "value",
          ("students", "address", "TEXT NOT NULL DEFAULT ''"), ("rooms", "size", "INTEGER NOT NULL DEFAULT 0"),
          ("rooms", "locked", "INTEGER NOT NULL DEFAULT 0"),
          ("rooms", "joined", "INTEGER NOT NULL DEFAULT 0"))  # fmt: skip
+SWEEP_BUCKETS = 500  # takes between two sweeps of the full token buckets (besides each new room's)
 CHECK_EVERY = 1.0  # seconds between two looks at whether the file at the path is still the one this process opened
 LINE_SECONDS = 5.0  # the longest a write waits for this process's other writers (they hold the line for milliseconds)
 UPDATABLE = {"state", "question", "qid", "answer", "revealed", "ended", "solution", "size", "locked"}
@@ -113,6 +114,7 @@ class SqliteBackend:
         self._check_lock = threading.Lock()
         self._next_check = time.monotonic() + CHECK_EVERY
         self._anchor: sqlite3.Connection | None = None  # open on this process's file: what it holds, readable
+        self._takes = 0  # token buckets taken from (every SWEEP_BUCKETS-th sweeps the full ones away)
         try:
             self._open_file()
         except (sqlite3.Error, OSError):
@@ -401,7 +403,10 @@ class SqliteBackend:
     def take(self, key: str, now: float, burst: float, per_second: float, queue: float = 0.0,
              cost: float = 1.0) -> float:  # fmt: skip
         per_second = max(per_second, 1e-9)
+        self._takes += 1
         with self._tx() as db:
+            if self._takes % SWEEP_BUCKETS == 0:  # a full bucket is no bucket: the table holds the networks of the hour
+                db.execute("DELETE FROM buckets WHERE full_at <= ?", (now,))
             row = db.execute("SELECT tokens, at FROM buckets WHERE key = ?", (key,)).fetchone()
             tokens = burst if row is None else min(burst, row[0] + max(0.0, now - row[1]) * per_second)
             wait = 0.0 if tokens >= cost else (cost - tokens) / per_second

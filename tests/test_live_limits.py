@@ -337,7 +337,10 @@ def test_a_script_from_one_address_joins_no_faster_than_a_class_and_the_teacher_
     rooms.submit(t.code, bots[4][0], qid, 2, "bot", client=bots[4][1])
     rooms.submit(t.code, ann, qid, 1, "Ann", client=ANN)
     assert rooms.seats(t.code, console)[0].nickname == "Ann"
-    assert rooms.remove(t.code, console, [seats[1].sid], networks=True) == 110
+    assert rooms.remove(t.code, console, [seats[0].sid, seats[1].sid], networks=True, viewer=SCHOOL) == 111
+    _, ann = rooms.join(t.code, client=Client("a2" * 32, SCHOOL))  # the console's own network was not shut out
+    assert refused(rooms.join, t.code, client=Client(ANN, SCHOOL)).code == "removed"  # but Ann's browser was
+    rooms.submit(t.code, ann, qid, 1, "Ann", client="a2" * 32)
     assert [s.sid for s in rooms.seats(t.code, console)] == [ann]
     assert rooms.tally(t.code, console) == [0, 1, 0]  # the removed seats' answers went with them
     clock.now += 3600

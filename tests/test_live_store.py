@@ -444,6 +444,21 @@ def test_a_replaced_sqlite_file_gets_what_the_running_process_held(tmp_path, mon
     assert rooms.room(t.code).state == {"page": "heads"} and rooms.room(kept.code).code == kept.code
 
 
+def test_the_sqlite_token_buckets_keep_only_networks_not_yet_refilled(tmp_path, monkeypatch):
+    """A guesser from a million addresses leaves a row per network in the buckets' table: full buckets (as good as
+    none) are swept away every SWEEP_BUCKETS takes, so the table holds the networks of the last minutes only."""
+    import sqlite3
+
+    from liveclass import sqlite_backend
+
+    monkeypatch.setattr(sqlite_backend, "SWEEP_BUCKETS", 10)
+    backend = SqliteBackend(tmp_path / "live.sqlite3")
+    for i in range(200):  # one missed code each, 400 s apart: every bucket full again 10 s after its take
+        assert backend.take(f"miss|10.0.{i}.1", 1_000_000.0 + 400 * i, 30, 0.1) == 0
+    with sqlite3.connect(tmp_path / "live.sqlite3") as db:
+        assert db.execute("SELECT COUNT(*) FROM buckets").fetchone()[0] <= 10
+
+
 def test_a_store_whose_folder_is_gone_is_down_and_back_when_the_folder_is(tmp_path, monkeypatch):
     import shutil
 
