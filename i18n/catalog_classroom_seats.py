@@ -52,9 +52,10 @@ STRINGS: dict[str, dict[str, str]] = {
     "seats.net_own": {"en": "yours", "zh": "与你相同"},
     "seats.net_other": {"en": "other {n}", "zh": "其他 {n}"},
     "seats.select_help": {
-        "en": "Select rows to remove those seats. \"Network\" says which students share an internet address: a whole "
-        "school behind one address is one network.",
-        "zh": "选中行即可移除这些座位。“网络”表示哪些学生共用同一个上网地址：同一所学校经由一个地址上网时，就是一个网络。",
+        "en": "Select rows to remove those seats (from the keyboard: the arrows, then Shift+Space). \"Network\" says "
+        "which students share an internet address: a whole school behind one address is one network.",
+        "zh": "选中行即可移除这些座位（用键盘：方向键，然后按 Shift+空格）。“网络”表示哪些学生共用同一个上网地址：同一所学校经由"
+        "一个地址上网时，就是一个网络。",
     },
     "seats.with_network": {
         "en": "Also remove everyone on their networks, and let no one from those networks join (never yours)",
