@@ -288,7 +288,8 @@ ODD = [  # what a client may send the version route, and what each gets
 ]
 
 
-@pytest.mark.parametrize("request_line, header, status", ODD)
+@pytest.mark.parametrize("request_line, header, status", ODD,
+                         ids=["bad-encoding", "long-seat", "repeated", "many-parameters", "head-long-cookie"])
 def test_odd_requests_to_the_version_route_get_an_answer_and_no_traceback(guarded, request_line, header, status):
     from tests.browser import server_log
 
