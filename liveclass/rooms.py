@@ -822,13 +822,17 @@ class Rooms:
         same attempt, the store gives the seat it made the first time, so a try that was cut off after the store said
         yes (a page run stopped half-way) does not leave a second seat behind. That seat's id is derived from the
         browser's own id, which no other browser knows, so no one can take it by replaying a link."""
-        net = self.guard(client.address)
+        try:
+            net = self.guard(client.address)
+        except LiveError:  # a network that waits: its students already in (a reload, another server) still come back
+            back = self._own_seat(code, sid, client, attempt)  # their seat's id is a secret no guesser has
+            if back is None:
+                raise
+            return back
         rec = self._open_record(code, net)
-        for mine in (sid, _seat_for(client.id, rec.code, attempt)):
-            if valid_id(mine):
-                owner = self.backend.student_client(rec.code, str(mine))
-                if owner is not None and hmac.compare_digest(owner, client.id):
-                    return rec.code, str(mine)
+        back = self._own_seat(rec.code, sid, client, attempt)
+        if back is not None:
+            return back
         lim, now = self.limits, self.clock()
         with self._recent_lock:  # this attempt's turn, taken by a try that was cut off: the same turn
             turn = self._turns.get((rec.code, client.id, attempt)) if attempt else None
@@ -860,6 +864,20 @@ class Rooms:
         if status == "client":
             raise LiveError("seats_per_client", limit=lim.seats_per_client)
         return rec.code, new
+
+    def _own_seat(self, code: object, sid: object, client: Client, attempt: str) -> tuple[str, str] | None:
+        """(code, seat) when this browser already holds a seat of the open room `code`: the one in its link, or its
+        attempt's; None otherwise (and for a code that names no open room: no missed code is counted here)."""
+        try:
+            rec = self._record(code)
+        except LiveError:
+            return None
+        for mine in (sid, _seat_for(client.id, rec.code, attempt)):
+            if valid_id(mine):
+                owner = self.backend.student_client(rec.code, str(mine))
+                if owner is not None and hmac.compare_digest(owner, client.id):
+                    return rec.code, str(mine)
+        return None
 
     # ---- the teacher's seat tools
     def configure(self, code: object, auth: object, size: int | None = None, locked: bool | None = None) -> Room:

@@ -373,12 +373,14 @@ def test_a_script_from_one_address_joins_no_faster_than_a_class_and_the_teacher_
 def test_missed_codes_are_slowed_per_network_on_every_path_and_unknown_and_ended_codes_answer_alike(make_rooms):
     """A code that names no open room, a wrong teacher key: the network's missed codes (30 at once, then 6 a
     minute). Beyond them every code from that network waits, the real ones too (a join, a projector asking, a
-    take-back); another network is not slowed. Unknown, ended and expired rooms give the same answer."""
+    take-back), but a student of that network already in the class comes back to their seat; another network is not
+    slowed. Unknown, ended and expired rooms give the same answer."""
     clock = Clock()
     rooms, t, _ = opened(make_rooms, clock)
     gone = rooms.create(Client(BO, "10.0.0.3"))
     rooms.end(gone.code, gone.key)
     guesser = Client(OTHER, "203.0.113.66")
+    _, seated = rooms.join(t.code, client=Client(ANN, "203.0.113.66"))  # a student behind the guesser's address
     answers = set()
     for code in [gone.code, "ZZZZZZ", "ZZZZZ2"] + [f"ZZZ{a}{b}{c}" for a in "23" for b in "3456" for c in "789"]:
         with pytest.raises(LiveError) as err:
@@ -395,6 +397,10 @@ def test_missed_codes_are_slowed_per_network_on_every_path_and_unknown_and_ended
         with pytest.raises(LiveError) as err:
             call()
         assert err.value.code == "slow_down" and 1 <= err.value.params["seconds"] <= 10
+    assert rooms.join(t.code, seated, Client(ANN, guesser.address)) == (t.code, seated)  # Ann reloads: in
+    with pytest.raises(LiveError) as err:
+        rooms.join("ZZZYYX", seated, Client(ANN, guesser.address))  # her seat's id opens no other code
+    assert err.value.code == "slow_down"
     rooms.join(t.code, client=Client(BO, "10.0.0.3"))  # another network: not slowed
     assert refused(rooms.join, "ZZZYYX", client=Client(BO, "10.0.0.3")).code == "unknown_room"
     clock.now += 10  # one missed code more every 10 s
