@@ -830,7 +830,7 @@ class Rooms:
                 raise
             return back
         rec = self._open_record(code, net)
-        back = self._own_seat(rec.code, sid, client, attempt)
+        back = self._own_seat(rec.code, sid, client, attempt, rec)
         if back is not None:
             return back
         lim, now = self.limits, self.clock()
@@ -865,13 +865,16 @@ class Rooms:
             raise LiveError("seats_per_client", limit=lim.seats_per_client)
         return rec.code, new
 
-    def _own_seat(self, code: object, sid: object, client: Client, attempt: str) -> tuple[str, str] | None:
-        """(code, seat) when this browser already holds a seat of the open room `code`: the one in its link, or its
-        attempt's; None otherwise (and for a code that names no open room: no missed code is counted here)."""
-        try:
-            rec = self._record(code)
-        except LiveError:
-            return None
+    def _own_seat(self, code: object, sid: object, client: Client, attempt: str,
+                  rec: Record | None = None) -> tuple[str, str] | None:  # fmt: skip
+        """(code, seat) when this browser already holds a seat of the open room `code` (its record `rec`, when read
+        already): the one in its link, or its attempt's; None otherwise (and for a code that names no open room: no
+        missed code is counted here)."""
+        if rec is None:
+            try:
+                rec = self._record(code)
+            except LiveError:
+                return None
         for mine in (sid, _seat_for(client.id, rec.code, attempt)):
             if valid_id(mine):
                 owner = self.backend.student_client(rec.code, str(mine))
