@@ -37,7 +37,7 @@ ROOT = Path(__file__).resolve().parent.parent
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
 PROJECT = PYPROJECT["project"]
 BASE_PACKAGES = {"mha_core", "figures", "i18n", "explorer", "budget", "pretrained", "training", "mha_notebook"}
-APP_PACKAGES = {"ui", "classroom", "liveclass", "lessons", "app_pages"}
+APP_PACKAGES = {"ui", "classroom", "liveclass", "network", "lessons", "app_pages"}
 APP_MODULES = {"app", "frame", "serve"}
 NOT_SHIPPED = {"tests", "bench", "scripts", "docs", "deploy", "wheels", "notebooks", "node_modules", "budget_"}
 
