@@ -98,6 +98,8 @@ def wheel(tmp_path_factory) -> Path:
 
 def test_the_wheel_holds_every_file_of_its_packages_and_nothing_else(wheel):
     names = set(zipfile.ZipFile(wheel).namelist())
+    packages = {f.split("/")[0] for f in _source_files() if f.endswith("/__init__.py") and f.count("/") == 1}
+    assert packages <= BASE_PACKAGES | APP_PACKAGES | NOT_SHIPPED, "a new package: ship it (pyproject.toml) or not"
     for f in _source_files():
         top = f.split("/")[0]
         if top in BASE_PACKAGES:
