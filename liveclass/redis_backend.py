@@ -26,6 +26,7 @@ INDEX = P + "rooms"  # sorted set: open room code -> expiry time
 KEPT = P + "kept"  # sorted set: every room code the store holds -> expiry time (the sweep's list, Rooms.sweep)
 SECRET = P + "secret"  # string: the key of the networks' digests (liveclass/privacy.py)
 BUCKET = P + "bucket:"  # + a token bucket's key (Rooms: a network's digest in it, never an address): a hash
+REWRITE_EVERY = 3600.0  # seconds: the sweep has the append-only file rewritten at least this often (expired buckets)
 # a room's keys outlive its expiry by GRACE (liveclass/privacy.py), so a late student hears "expired", not "unknown"
 
 INSERT_ROOM = """
@@ -197,6 +198,7 @@ class RedisBackend:
         )  # fmt: skip
         self._down_until = 0.0
         self._rewrite = False  # a deletion the append-only file still holds (the rewrite was refused: try again)
+        self._rewritten = time.monotonic()  # when this process last had the file rewritten (or started)
         self._lock = threading.Lock()
         scripts = {"insert": INSERT_ROOM, "add": ADD_STUDENT, "touch": TOUCH, "put_screen": PUT_SCREEN,
                    "set_screen": SET_SCREEN, "take_invite": TAKE_INVITE, "set_state": SET_STATE, "take": TAKE,
@@ -449,7 +451,8 @@ class RedisBackend:
                 if self.client.zrem(KEPT, code):  # one server process counts each room (and asks for one rewrite)
                     gone += 1
             self.client.zremrangebyscore(INDEX, "-inf", before)
-            self._rewrite = self._rewrite or gone > 0
+            # the keys that expired by themselves (token buckets, full again) are still in the file: once an hour
+            self._rewrite = self._rewrite or gone > 0 or time.monotonic() - self._rewritten >= REWRITE_EVERY
             self._rewrite_file()
             return gone
 
@@ -466,4 +469,4 @@ class RedisBackend:
                 self.client.bgrewriteaof()
         except redis.exceptions.ResponseError:  # under way, or the command is disabled: the next sweep
             return
-        self._rewrite = False  # asked (or no file: nothing on disk to rewrite)
+        self._rewrite, self._rewritten = False, time.monotonic()  # asked (or no file: nothing on disk to rewrite)

@@ -301,6 +301,30 @@ def test_a_networks_rates_are_kept_only_until_full_again(store):
     assert buckets() == 0
 
 
+def test_a_networks_expired_rates_leave_redis_disk_within_the_hour(redis_store, tmp_path, monkeypatch):
+    """A token bucket expires by itself, but its writes stay in the append-only file until the file is rewritten: the
+    sweep has it rewritten at least every REWRITE_EVERY seconds (an hour), so a rate's digest leaves the disk too."""
+    import redis
+
+    from liveclass import redis_backend
+
+    store = Store("redis", tmp_path, *redis_store)
+    r = redis.Redis.from_url(store.url)
+    r.flushall()
+    wait_for(lambda: not r.info("persistence")["aof_rewrite_in_progress"])
+    rooms = store.rooms(limits=Limits(misses_per_hour=36_000))  # a missed code is given back within 0.1 s
+    with pytest.raises(LiveError):
+        rooms.join("ZZZZZZ", client=Client("g" * 64, GUESSER_ADDRESS))
+    digest = rooms.network(GUESSER_ADDRESS).encode()
+    assert digest in store.on_disk()  # the test's control: the bucket's write is in the file
+    wait_for(lambda: not list(r.scan_iter(match="mha:live:bucket:*")), 5)  # full again: expired
+    assert digest in store.on_disk()  # still in the file's log
+    monkeypatch.setattr(redis_backend, "REWRITE_EVERY", 0.0)
+    rooms.sweep()
+    wait_for(lambda: not r.info("persistence")["aof_rewrite_in_progress"]
+             and not r.info("persistence")["aof_rewrite_scheduled"] and digest not in store.on_disk())
+
+
 def test_the_sweeper_runs_by_itself_and_ends_with_its_store(tmp_path):
     clock = Clock()
     rooms = Rooms(SqliteBackend(tmp_path / "live.sqlite3"), Limits(), clock=clock)
