@@ -8,7 +8,10 @@ The App's lifespan also warms the server up for its first visitor (ui/warmup.py:
 in both languages over its own websocket), and its middleware tells the warm-up when a visitor asks something, so
 that it never runs while a visitor is served. Plain `streamlit run app.py` has no warm-up. And it opens the room
 store at once, which deletes the live classes past their retention then and every few minutes (liveclass/privacy.py),
-whether or not anyone uses the live class."""
+whether or not anyone uses the live class.
+
+With `MHA_ALLOWED_HOSTS` set, a request or websocket whose Host names another host is refused first (network/hosts.py).
+"""
 
 import contextlib
 import threading
@@ -19,6 +22,7 @@ from streamlit import config
 from classroom.session import BEAT, VERSION_AGE, follower_view, rooms
 from liveclass import LiveError
 from liveclass.http import PATH, shortcut, version_route
+from network import hosts
 from ui import page_head, warmup
 
 
@@ -48,6 +52,9 @@ def _lifespan(app: object) -> contextlib.AbstractAsyncContextManager[None]:
 BASE = str(config.get_option("server.baseUrlPath") or "").strip("/")  # the app served under /BASE/: so is the route
 ROUTE = version_route(rooms, max_age=VERSION_AGE, beat=BEAT, view=follower_view,
                       path=f"/{BASE}{PATH}" if BASE else PATH)
-# the phones' polls first, straight to their route; then the warm-up's watch of visitors and the page's head
+# a host name the server does not answer to first (MHA_ALLOWED_HOSTS: nothing runs for it); then the phones' polls,
+# straight to their route; then the warm-up's watch of visitors and the page's head
+HEALTH = f"/{BASE}{hosts.HEALTH}" if BASE else hosts.HEALTH  # a probe's Host is the pod's address: any Host
 app = st.App("app.py", routes=[ROUTE], lifespan=_lifespan,
-             middleware=shortcut(ROUTE) + warmup.middleware() + page_head.middleware())  # fmt: skip
+             middleware=[*hosts.middleware(HEALTH), *shortcut(ROUTE), *warmup.middleware(),
+                         *page_head.middleware()])  # fmt: skip

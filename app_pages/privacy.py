@@ -8,7 +8,7 @@ import streamlit as st
 
 from frame import outside_frame
 from liveclass import REDIS_ENV, Limits
-from liveclass.privacy import BUCKET_HEX, GRACE
+from liveclass.privacy import DIGEST_HEX, GRACE
 from ui.context import get_context
 
 if outside_frame():
@@ -29,9 +29,8 @@ rows = [
     ("privacy.room", "privacy.room_why", until),
 ]
 table = [(tr(what), tr(why), how_long) for what, why, how_long in rows]
-bits = 4 * BUCKET_HEX
-table.insert(3, (tr("privacy.address", bits=bits, shared=f"{2 ** (32 - bits):,}"), tr("privacy.address_why"),
-                 tr("privacy.with_seat")))  # fmt: skip
+table.insert(3, (tr("privacy.address", hex=DIGEST_HEX), tr("privacy.address_why"),
+                 tr("privacy.address_how_long", minutes=round(lim.rate_kept / 60))))  # fmt: skip
 st.table(pd.DataFrame(table, columns=[tr(f"privacy.col_{c}") for c in ("what", "why", "how_long")])
          .set_index(tr("privacy.col_what")))  # fmt: skip
 store = tr("privacy.store_redis" if os.environ.get(REDIS_ENV, "").strip() else "privacy.store_sqlite")

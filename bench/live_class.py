@@ -3,7 +3,7 @@ without N browsers' rendering on the same 2 cores), against one server process a
 nginx (deploy/nginx.conf) sharing the room store.
 
     python bench/live_class.py [--students 60] [--changes 3] [--store sqlite|redis] [--only one|two] [--together]
-                               [--no-floor] [--page heads|steps]
+                               [--no-floor] [--page heads|steps] [--addresses machine|one|own]
 
 Each student opens the join link, 0.1 s after the one before (as students scan the code one after another), and then
 behaves like an idle browser. The class's page does what its watch does (classroom/watch.js): every 0.5 s an HTTP
@@ -26,7 +26,11 @@ CPU time and memory per idle following student over a quiet window.
 First and last, unless `--no-floor`, the same students follow the same changes on the floor (bench/floor_app.py: a
 minimal page with one chart, one process, the same store and timer), and the class's CPU per follow is printed as a
 ratio to the floor's median over both (goal <= 2x): the machine's speed drifts by a third within minutes.
-Last line: `live class: N students, follow p50 X s p95 Y s, answers sent S counted C, errors E`.
+`--addresses`: where the students come from, as the app sees them: this machine (no address, the default), all behind
+the school's one address (`one`: the joins beyond the network's burst wait their turn, docs/deploy.md), or each from
+an address of its own (`own`); each tab sends it as X-Forwarded-For, which nginx on this machine (and a server, from
+this machine) takes as it takes a proxy's. A student whose bar never said it follows is a refused seat.
+Last line: `live class: N students, follow p50 X s p95 Y s, answers sent S counted C, refused seats R, errors E`.
 """
 
 from __future__ import annotations
@@ -98,6 +102,7 @@ class Client:
         self.session_id = ""  # the server's id of this tab's session (LIVE_DEBUG)
         self.chart_heads: dict[str, int] = {}  # hash of a cached chart message -> head tiles it draws
         self.bar = ""  # what the live-class bar said last: following, exploring, store down
+        self.forwarded = ""  # the address the tab comes from (X-Forwarded-For), '' for this machine
 
     async def reader(self) -> None:
         try:
@@ -238,12 +243,14 @@ class Client:
 
 
 async def http_get(conn: dict, host: str, port: int, path: str) -> tuple[int, bytes]:
-    """One GET on the tab's keep-alive connection (opened again when the server closed it): status and body."""
+    """One GET on the tab's keep-alive connection (opened again when the server closed it): status and body. With
+    `conn["forwarded"]`, the tab's X-Forwarded-For (the address a proxy on this machine says it comes from)."""
     for _ in range(2):
         if not conn.get("w") or conn["w"].is_closing():
             conn["r"], conn["w"] = await asyncio.open_connection(host, port)
         try:
             cookie = f"Cookie: {conn['cookie']}\r\n" if conn.get("cookie") else ""
+            cookie += f"X-Forwarded-For: {conn['forwarded']}\r\n" if conn.get("forwarded") else ""
             conn["w"].write(f"GET {path} HTTP/1.1\r\nHost: {host}:{port}\r\n{cookie}Connection: keep-alive\r\n\r\n"
                             .encode())  # fmt: skip
             head = (await conn["r"].readuntil(b"\r\n\r\n")).decode("latin-1").split("\r\n")
@@ -264,7 +271,7 @@ async def watch_loop(s: Client, base: str, stop: asyncio.Event, start: float) ->
     from streamlit.components.v2.bidi_component.main import _make_trigger_id
 
     host, port = base.removeprefix("ws://").removeprefix("http://").split(":")
-    conn: dict = {}
+    conn: dict = {"forwarded": s.forwarded}
     while not stop.is_set():
         if not s.watch:
             await asyncio.sleep(0.2)
@@ -300,13 +307,17 @@ async def watch_loop(s: Client, base: str, stop: asyncio.Event, start: float) ->
         conn["w"].close()
 
 
-async def connect(url: str, name: str):
+async def connect(url: str, name: str, forwarded: str = ""):
     """A browser tab that has been here before: its identity (classroom/identity.js) comes as a cookie with the
-    websocket's first request, as a real browser's does on its second visit (a first visit adds one rerun)."""
+    websocket's first request, as a real browser's does on its second visit (a first visit adds one rerun).
+    `forwarded`: the address the tab comes from, as X-Forwarded-For (this machine is a trusted proxy: the server, and
+    nginx in front of it, take the header from it as they take their own proxy's)."""
     secret = secrets.token_urlsafe(18)
+    headers = {"Cookie": f"mha_client={secret}", **({"X-Forwarded-For": forwarded} if forwarded else {})}
     ws = await websockets.connect(f"{url}/_stcore/stream", subprotocols=["streamlit"], max_size=None,
-                                  open_timeout=60, additional_headers={"Cookie": f"mha_client={secret}"})  # fmt: skip
+                                  open_timeout=60, additional_headers=headers)  # fmt: skip
     client = Client(ws, name)
+    client.forwarded = forwarded
     client.upstream = ws.response.headers.get("X-Explorer-Upstream", "") if ws.response else ""  # behind nginx
     return client, asyncio.create_task(client.reader())
 
@@ -319,6 +330,18 @@ def widget(wid: str, **value) -> WidgetState:
 
 
 PAGE = "heads"  # --page: "heads" (the heaviest page, the figures of earlier sessions) or "steps" (a lesson's stop)
+ADDRESSES = "machine"  # --addresses: where the students come from
+SCHOOL = "198.51.100.7"  # --addresses one: the school's one public address (its NAT or web proxy)
+
+
+def student_address(i: int) -> str:
+    """The address student i comes from: '' (this machine, no proxy: no address), the school's one address, or an
+    address of its own (a phone on its own connection)."""
+    if ADDRESSES == "one":
+        return SCHOOL
+    if ADDRESSES == "own":
+        return f"10.{i // 200}.{i % 200}.{1 + i % 7}"
+    return ""
 
 
 def class_state(h: int) -> dict:
@@ -343,7 +366,7 @@ async def live_class(urls: list[str], n: int, changes: int, rooms, pids: list[in
     stop = asyncio.Event()
     students = []
     for i in range(n):
-        students.append(await connect(urls[i % len(urls)], f"student{i}"))
+        students.append(await connect(urls[i % len(urls)], f"student{i}", student_address(i)))
 
     async def join(i: int, s: Client) -> None:  # students come in one after another, as they scan the code
         await asyncio.sleep(0.0 if together else i * JOIN_GAP)
@@ -367,6 +390,7 @@ async def live_class(urls: list[str], n: int, changes: int, rooms, pids: list[in
     while any(s.heads_drawn != 8 for s, _ in students) and time.monotonic() < deadline:
         await asyncio.sleep(0.2)
     lost = sum(s.heads_drawn != 8 for s, _ in students)
+    out["refused"] = sum(s.bar != "following" for s, _ in students) if app == "class" else 0  # never seated
     out["split"] = sorted(Counter(s.upstream for s, _ in students).values(), reverse=True)
     if os.environ.get("LIVE_DEBUG"):
         for s, _ in students:
@@ -523,9 +547,12 @@ def main(argv: list[str] | None = None) -> dict:
     ap.add_argument("--no-floor", action="store_true", help="skip the floor (bench/floor_app.py on one process)")
     ap.add_argument("--page", choices=("heads", "steps"), default="heads",
                     help="what the class follows: the Heads page, or a lesson's stop (/steps presenting, one chart)")
+    ap.add_argument("--addresses", choices=("machine", "one", "own"), default="machine",
+                    help="where the students come from: this machine (no address), all behind the school's one "
+                         "address, or each from an address of its own (X-Forwarded-For, this machine a trusted proxy)")
     args = ap.parse_args(argv)
-    global PAGE
-    PAGE = args.page
+    global PAGE, ADDRESSES
+    PAGE, ADDRESSES = args.page, args.addresses
     redis_url = None
     with ExitStack() as stack:
         if args.store == "redis":
@@ -564,7 +591,8 @@ def main(argv: list[str] | None = None) -> dict:
         if len(r.get("split", [])) > 1:
             print(f"  students per server (nginx's round-robin for new browsers): {r['split']}")
         if not label.startswith("floor"):
-            print(f"  answers sent {r['sent']} (+{r['double']} clicked twice) counted {r['counted']}")
+            print(f"  answers sent {r['sent']} (+{r['double']} clicked twice) counted {r['counted']}, "
+                  f"refused seats {r['refused']} (students from {args.addresses})")
         per = 100 * r["idle_cpu"] / args.students
         print(f"  idle: server CPU {100 * r['idle_cpu']:.1f} % of a core in all, {per:.2f} % per student; "
               f"memory {r['rss_per_student']:.2f} MB per student")
@@ -575,14 +603,20 @@ def main(argv: list[str] | None = None) -> dict:
         print(f"two processes / one, follow p95: {ratio:.2f}x")
     if "floor" in results:  # the floor's changes before and after the class, together
         floor = statistics.median(results["floor"]["follow_cpu"] + results["floor after"]["follow_cpu"])
+        floor_p95 = pct(results["floor"]["follow"] + results["floor after"]["follow"], 95)
         for label in ("one", "two"):
             if label in results:
                 mine = statistics.median(results[label]["follow_cpu"])
-                print(f"the class's CPU per student and follow ({label} process{'es' if label == 'two' else ''}) / "
+                which = f"{label} process{'es' if label == 'two' else ''}"
+                print(f"the class's CPU per student and follow ({which}) / "
                       f"the floor's: {1000 * mine:.1f} / {1000 * floor:.1f} ms = {mine / floor:.2f}x (goal <= 2x)")
+                p95 = pct(results[label]["follow"], 95)
+                print(f"the class's follow p95 ({which}) / the floor's (one process): {p95:.2f} / {floor_p95:.2f} s = "
+                      f"{p95 / floor_p95:.2f}x")  # fmt: skip
     last = results.get("one") or results["two"]
     print(f"live class: {args.students} students, follow p50 {pct(last['follow'], 50):.2f} s p95 "
           f"{pct(last['follow'], 95):.2f} s, answers sent {last['sent']} counted {last['counted']}, "
+          f"refused seats {last['refused']}, "
           f"errors {sum(len(r['errors']) for k, r in results.items() if not k.startswith('floor'))}")  # fmt: skip
     return results
 

@@ -21,7 +21,7 @@ from typing import Any
 import streamlit as st
 
 import lessons
-from classroom import answers, asking, identity, leading, plan
+from classroom import answers, asking, identity, leading, plan, seats
 from classroom.leading import CLASS, LAST_PRESS, PENDING, PUBLISHED
 from classroom.session import (
     CODE,
@@ -103,7 +103,7 @@ def _take_back() -> None:
     ss = st.session_state
     raw_code, key = ss.get("console_code", ""), str(ss.get("console_key", "")).strip()
     try:
-        code, screen = rooms().open_screen(raw_code, SCREEN, identity.browser_id(), key=key)
+        code, screen = rooms().open_screen(raw_code, SCREEN, identity.browser_id(), key=key, address=identity.address())
         room = rooms().room(code)
     except LiveError as err:
         error(err)
@@ -126,11 +126,11 @@ def resume_from_link() -> bool:
     try:
         store = rooms()
         if valid_id(own):
-            code, screen = store.open_screen(code, SCREEN, browser, sid=own)
+            code, screen = store.open_screen(code, SCREEN, browser, sid=own, address=identity.address())
             if screen.sid != own:  # not this browser's console: it needs the key
                 raise LiveError("not_teacher")
         else:
-            code, screen = store.open_screen(code, SCREEN, browser, invite=invite)
+            code, screen = store.open_screen(code, SCREEN, browser, invite=invite, address=identity.address())
         room = store.room(code)
     except LiveError as err:
         for name in ("as", "invite"):
@@ -165,6 +165,7 @@ def page(ctx: Context) -> None:
         asking.panel(tr)
         answers.download(tr, st.session_state[CODE])
         _screens_panel(tr)
+        seats.panel(tr)
         _end_button(tr)
     with left:
         clicker(leading.KEYS, leading.on_presses)

@@ -195,7 +195,8 @@ def want_redraw(room: Room | None, projector: bool = False) -> bool:
 def rejoin() -> None:
     """The seat was given back after a long absence (a phone asleep): join again, quietly, with a new seat."""
     ss = st.session_state
-    code, sid = rooms().join(ss[CODE], ss[SID], identity.client())
+    store = rooms()
+    code, sid = store.join(ss[CODE], ss[SID], identity.client(), queue=store.limits.join_queue)
     ss[SID] = sid
     st.query_params["join"], st.query_params["me"] = code, sid
 
@@ -237,6 +238,26 @@ def sidebar(tr: Callable[..., str]) -> None:
 
 
 # ---------------------------------------------------------------- the bar
+CHECKED = "_live_sent_checked"  # the question whose answer from this seat this session has looked up in the store
+
+
+def sent_again(room: Room) -> None:
+    """A phone whose server went away comes back on another server process with its seat (its page joins again: a new
+    session), and a reload is a new session too: its "Sent" line comes back, from its answer in the store, read once
+    per question and session (when a question is asked, no one has answered yet: a short read)."""
+    ss = st.session_state
+    sent = ss.setdefault(SENT, {})
+    if room.qid in sent or ss.get(CHECKED) == room.qid:
+        return
+    ss[CHECKED] = room.qid
+    try:
+        mine = rooms().mine(ss[CODE], ss[SID], identity.browser_id())
+    except LiveError:
+        return
+    if mine is not None:
+        sent[room.qid] = mine.text if mine.choice < 0 else mine.choice
+
+
 @st.fragment
 def bar(tr: Callable[..., str]) -> None:
     """Top of every page of a joined student: following or exploring, the way back, the class's question."""
@@ -279,6 +300,7 @@ def bar(tr: Callable[..., str]) -> None:
             back()
             st.rerun(scope="app")
     if room is not None and room.question:
+        sent_again(room)
         if typed_answers.is_typed(room.question):
             typed_answers.student(tr, room)
         else:

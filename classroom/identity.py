@@ -4,32 +4,24 @@ The browser's secret is made and kept by `identity.js` (local storage, and a coo
 server keeps only its SHA-256 (`browser_id`). A student's seat and a teacher's screen are bound to it, so a link with
 someone else's `me=` id opened in another browser gets a seat of its own, and a browser can hold only a few seats.
 
-The address (`address`): behind a reverse proxy every connection comes from the proxy, so the proxy's
-`X-Forwarded-For` names the client. That header is believed only when the connection itself comes from a trusted
-proxy (loopback, or `MHA_TRUSTED_PROXIES`, a comma-separated list of addresses and networks), and then only its
-right-most entry that is not itself a trusted proxy: the part the client wrote (anything left of what our proxy
-appended) is never read. A connection from this machine without a proxy has no address (''), and address limits do
-not apply to it.
+The address (`address`): the client's network address as `network.addresses` reads it behind the proxies the
+deployment trusts (`MHA_TRUSTED_PROXIES`); '' for this machine without a proxy.
 """
 
 from __future__ import annotations
 
 import hashlib
-import ipaddress
 import os
-from collections.abc import Iterable
-from functools import lru_cache
 from pathlib import Path
 
 import streamlit as st
 from streamlit.errors import StreamlitDuplicateElementKey
 
 from liveclass import Client
+from network import TRUSTED_ENV, client_address
 
 COOKIE = "mha_client"
 BROWSER = "_live_browser"  # session key: the browser's id (hash of its secret), once known
-TRUSTED_ENV = "MHA_TRUSTED_PROXIES"
-LOOPBACK = ("127.0.0.0/8", "::1/128")
 
 
 def _valid_secret(secret: object) -> bool:
@@ -80,46 +72,6 @@ def ask_browser(later: bool = False) -> str:
     except StreamlitDuplicateElementKey:  # already asked in this run (the join box and a join link, say)
         return ""
     return _take(getattr(result, "secret", None))
-
-
-@lru_cache(maxsize=4)
-def _networks(raw: str) -> tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...]:
-    out = []
-    for part in (*LOOPBACK, *raw.split(",")):
-        part = part.strip()
-        if not part:
-            continue
-        try:
-            out.append(ipaddress.ip_network(part, strict=False))
-        except ValueError:
-            continue  # a typo in the setting trusts nothing more
-    return tuple(out)
-
-
-def _trusted(addr: str, networks: Iterable) -> bool:
-    if addr.startswith("unix:"):  # a hop through one of our proxy's own sockets (deploy/nginx.conf's doors)
-        return True
-    try:
-        ip = ipaddress.ip_address(addr)
-    except ValueError:
-        return False
-    return any(ip in net for net in networks)
-
-
-def client_address(peer: str | None, forwarded: Iterable[str], trusted: str = "") -> str:
-    """The client's address: the connection's own (`peer`; None is this machine) unless it comes from a trusted
-    proxy, then the right-most X-Forwarded-For entry that is not a trusted proxy ('' when there is none). Pure."""
-    networks = _networks(trusted)
-    if peer is not None and not _trusted(peer, networks):
-        return peer
-    hops = [h.strip() for line in forwarded for h in str(line).split(",") if h.strip()]
-    for hop in reversed(hops):
-        if not _trusted(hop, networks):
-            try:
-                return str(ipaddress.ip_address(hop))
-            except ValueError:
-                return ""  # garbage where our proxy writes an address: no address rather than a made-up one
-    return ""
 
 
 def address() -> str:

@@ -5,6 +5,7 @@ else's `me=` gets a seat of its own."""
 from __future__ import annotations
 
 import secrets
+import time
 from collections.abc import Callable
 
 import streamlit as st
@@ -29,6 +30,7 @@ from ui import first_screen
 from ui.a11y import move_focus_to
 
 ATTEMPT = "_live_attempt"  # this session's attempt to join (Rooms.join's `attempt`)
+QUEUE = 60.0  # seconds a join may wait in line behind its network's other joins (Limits.join_queue)
 TRIED = "_live_tried"  # the join link's code this session already tried (a refusal is said once, not every run)
 
 
@@ -45,7 +47,9 @@ def join(raw_code: object, sid: object = None) -> bool:
     if not ss.get(ATTEMPT):
         ss[ATTEMPT] = secrets.token_urlsafe(12)  # kept before the store is asked
     try:
-        code, sid = rooms().join(raw_code, sid, identity.client(), attempt=ss[ATTEMPT])
+        store = rooms()
+        code, sid = store.join(raw_code, sid, identity.client(), attempt=ss[ATTEMPT],
+                               queue=min(QUEUE, store.limits.join_queue), on_wait=wait_in_line)  # fmt: skip
     except LiveError as err:
         error(err)
         return False
@@ -55,6 +59,22 @@ def join(raw_code: object, sid: object = None) -> bool:
     st.query_params["join"], st.query_params["me"] = code, sid
     say("success", "live.joined", room=code)
     return True
+
+
+def wait_in_line(seconds: float) -> None:
+    """Many of this network's students join at once: this one waits its turn (Rooms.join), and is told so (the next
+    run draws the page without the message). A run stopped before the seat was taken gets the same turn again: the
+    process keeps the attempt's turn (Rooms.join)."""
+    import i18n
+
+    lang = st.session_state.get("lang")
+    if lang not in i18n.LANGS:  # a join link's first run comes before the language picker
+        try:
+            lang = i18n.normalise_lang(st.context.locale)
+        except Exception:  # no browser context (AppTest)
+            lang = i18n.DEFAULT_LANG
+    st.info(i18n.t("live.join_wait", lang, seconds=max(1, round(seconds))), icon=":material/hourglass_top:")
+    time.sleep(seconds)  # nothing of Streamlit's until the seat is taken: a run stopped now would lose the turn
 
 
 def from_link() -> None:

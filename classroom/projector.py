@@ -74,7 +74,8 @@ def open_from_link() -> bool:
     invite, own = params.get("invite"), params.get("as")
     try:
         code, screen = rooms().open_screen(params.get("room"), SCREEN, browser, invite=invite if valid_id(invite)
-                                           else None, sid=own if valid_id(own) else None)  # fmt: skip
+                                           else None, sid=own if valid_id(own) else None,
+                                           address=identity.address())  # fmt: skip
     except LiveError as err:
         leave()
         error(err)

@@ -19,7 +19,7 @@ from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from classroom import identity
 from explorer.settings_io import SettingsFileError, settings_from_json
-from liveclass import LiveError, Pass, Room, Rooms, open_rooms
+from liveclass import LIMIT_ENV, LiveError, Pass, Room, Rooms, open_rooms
 from ui.nav import PAGES
 
 POLL_STUDENT = 0.5  # seconds between a follower's checks of the room's version (phones and the projector)
@@ -52,8 +52,7 @@ def _open(redis_url: str, db_path: str, limits: str) -> Rooms:
 def rooms() -> Rooms:
     """The room store; StoreUnavailable when it cannot even be opened (a failed open is not cached)."""
     env = os.environ
-    limits = "|".join(env.get(k, "") for k in ("MHA_LIVE_MAX_ROOMS", "MHA_LIVE_SEATS_PER_ADDRESS",
-                                               "MHA_LIVE_ROOMS_PER_ADDRESS"))  # fmt: skip
+    limits = "|".join(env.get(k, "") for k in LIMIT_ENV)
     return _open(env.get("MHA_REDIS_URL", ""), env.get("MHA_LIVE_DB", ""), limits)
 
 

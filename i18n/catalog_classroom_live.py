@@ -99,33 +99,28 @@ STRINGS: dict[str, dict[str, str]] = {
     # ---- refusals (LiveError codes)
     "live.err.bad_code": {"en": "A join code has {n} letters and digits (no 0, 1, I, L or O).",
                           "zh": "房间码由 {n} 个字母和数字组成（不含 0、1、I、L、O）。"},
-    "live.err.unknown_room": {"en": "There is no live class {room}. Check the code.",
-                              "zh": "没有房间码为 {room} 的课堂。请检查房间码。"},
+    "live.err.unknown_room": {
+        "en": "There is no open live class {room}. Check the code; a class that has ended cannot be joined.",
+        "zh": "没有正在进行、房间码为 {room} 的课堂。请检查房间码；已结束的课堂无法加入。",
+    },
     "live.err.ended": {"en": "Live class {room} has ended.", "zh": "课堂 {room} 已结束。"},
     "live.err.expired": {"en": "Live class {room} has expired (rooms last 12 hours).",
                          "zh": "课堂 {room} 已过期（房间有效期为 12 小时）。"},
     "live.err.not_teacher": {"en": "Only the teacher of this room can change it.", "zh": "只有本房间的老师才能更改它。"},
     "live.err.too_many_rooms": {
         "en": "This server already has {limit} live classes open. A place frees up in about {minutes} minutes (a "
-        "class ends, expires, or is left without a teacher's screen for two hours).",
+        "class ends, expires, or is left without a teacher's screen for two hours, or for five minutes when no student "
+        "joined it).",
         "zh": "本服务器已有 {limit} 个课堂在进行。大约 {minutes} 分钟后会空出一个名额（某个课堂结束、过期，或两小时内"
-        "没有任何教师屏幕在线）。",
+        "没有任何教师屏幕在线；若没有学生加入，则为五分钟）。",
     },
     "live.err.rooms_per_client": {
         "en": "This browser already has {limit} live classes open. End one on its console first.",
         "zh": "这个浏览器已经开了 {limit} 个课堂。请先在其控制台上结束一个。",
     },
-    "live.err.rooms_per_address": {
-        "en": "This network address already has {limit} live classes open. End one first.",
-        "zh": "这个网络地址已经开了 {limit} 个课堂。请先结束一个。",
-    },
     "live.err.seats_per_client": {
         "en": "This browser already holds {limit} seats in this class. Use the tab you joined with.",
         "zh": "这个浏览器在本课堂已占了 {limit} 个座位。请使用你加入时的那个标签页。",
-    },
-    "live.err.seats_per_address": {
-        "en": "{limit} students already joined from this network address. Ask your teacher if you share a device.",
-        "zh": "已有 {limit} 名学生从这个网络地址加入。如果你们共用一台设备，请告诉老师。",
     },
     "live.err.too_many_screens": {
         "en": "This class already has {limit} consoles and projectors. Close one on the console first.",

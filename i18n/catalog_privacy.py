@@ -38,19 +38,26 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "privacy.with_seat": {"en": "With your seat", "zh": "与你的座位一同保存"},
     "privacy.address": {
-        "en": ("Your network address: not stored. Only a bucket of it: {bits} bits of a hash, shared by {shared} "
-               "addresses"),
-        "zh": "你的网络地址：不保存。只保存它所属的一个分组：哈希值的 {bits} 位，{shared} 个地址共用同一个分组",
+        "en": ("Your network address: not stored. Only a digest of your network under a key of the server ({hex} "
+               "characters): the same for everyone behind one school address, and no address in it"),
+        "zh": "你的网络地址：不保存。只保存你所在网络在服务器密钥下的摘要（{hex} 个字符）：同一学校地址后面的所有人都相同，其中没有地址",
     },
-    "privacy.address_why": {"en": "Limits how many seats one address may hold",
-                            "zh": "限制同一地址最多占用多少个座位"},
+    "privacy.address_why": {
+        "en": ("Slows a script that fills a class or guesses codes; shows the teacher which seats share a network, "
+               "so that they can remove them"),
+        "zh": "减缓脚本占满课堂或猜测房间码的速度；让老师看到哪些座位来自同一网络，以便移除它们",
+    },
+    "privacy.address_how_long": {
+        "en": "With your seat; for the rates, at most {minutes} minutes after your last request",
+        "zh": "与你的座位一同保存；用于速率限制的，最迟在你最后一次请求 {minutes} 分钟后删除",
+    },
     "privacy.presence": {"en": "When your page last checked in, and whether it follows the teacher",
                          "zh": "你的页面最近一次报到的时间，以及它是否在跟随老师"},
     "privacy.presence_why": {"en": "The teacher's count of who is here and following",
                              "zh": "教师看到的在线人数和跟随人数"},
     "privacy.presence_how_long": {
-        "en": "With your seat; a seat not seen for {minutes} minutes is given back (its answers stay)",
-        "zh": "与你的座位一同保存；{minutes} 分钟没有报到的座位会被收回（其答案保留）",
+        "en": "With your seat; when the class is full, a seat not seen for {minutes} minutes is given back (its answers stay)",
+        "zh": "与你的座位一同保存；课堂坐满时，{minutes} 分钟没有报到的座位会被收回（其答案保留）",
     },
     "privacy.room": {"en": "The class: its code, what the teacher shows, the questions asked, a hash of the teacher key",
                      "zh": "课堂本身：房间码、老师展示的内容、提过的问题、教师密钥的哈希值"},

@@ -18,6 +18,7 @@ from .privacy import start_sweeper
 from .rooms import (
     ACCEPTED,
     ALPHABET,
+    CLOSED,
     CODE_LEN,
     CONSOLE,
     PROJECTOR,
@@ -32,6 +33,7 @@ from .rooms import (
     Room,
     Rooms,
     Screen,
+    Seat,
     Ticket,
     clean_nickname,
     normalise_code,
@@ -39,17 +41,20 @@ from .rooms import (
 )
 
 REDIS_ENV = "MHA_REDIS_URL"
-# limits a deployment may set (a whole school behind one address, a bench of 200 browsers on one machine, ...)
-LIMIT_ENV = {"MHA_LIVE_MAX_ROOMS": "max_rooms", "MHA_LIVE_SEATS_PER_ADDRESS": "seats_per_address",
-             "MHA_LIVE_ROOMS_PER_ADDRESS": "rooms_per_address"}  # fmt: skip
+# limits a deployment may set (docs/deploy.md, "Limits that stop a script, never a class")
+LIMIT_ENV = {"MHA_LIVE_MAX_ROOMS": "max_rooms", "MHA_LIVE_MAX_STUDENTS": "max_students",
+             "MHA_LIVE_JOIN_BURST": "join_burst", "MHA_LIVE_JOINS_PER_MINUTE": "joins_per_minute",
+             "MHA_LIVE_START_BURST": "start_burst", "MHA_LIVE_STARTS_PER_HOUR": "starts_per_hour",
+             "MHA_LIVE_MISS_BURST": "miss_burst", "MHA_LIVE_MISSES_PER_HOUR": "misses_per_hour"}  # fmt: skip
 
 
 def limits_from_env() -> Limits:
-    """The default limits, with the ones the environment sets (a whole number each; anything else is ignored)."""
+    """The default limits, with the ones the environment sets (a whole number from 1 each; anything else is
+    ignored)."""
     values = {}
     for env, name in LIMIT_ENV.items():
         raw = os.environ.get(env, "").strip()
-        if raw.isascii() and raw.isdecimal() and len(raw) <= 6:
+        if raw.isascii() and raw.isdecimal() and len(raw) <= 6 and int(raw) >= 1:
             values[name] = int(raw)
     return dataclasses.replace(Limits(), **values)
 
@@ -73,7 +78,8 @@ def open_rooms(limits: Limits | None = None) -> Rooms:
 
 
 __all__ = [
-    "ACCEPTED", "ALPHABET", "CODE_LEN", "CONSOLE", "LIMIT_ENV", "PROJECTOR", "REDIS_ENV", "REFUSED", "WAITING",
-    "Answer", "Asked", "Client", "Limits", "LiveError", "Pass", "Presence", "Room", "Rooms", "Screen",
-    "StoreUnavailable", "Ticket", "clean_nickname", "limits_from_env", "normalise_code", "open_rooms", "valid_id",
+    "ACCEPTED", "ALPHABET", "CLOSED", "CODE_LEN", "CONSOLE", "LIMIT_ENV", "PROJECTOR", "REDIS_ENV", "REFUSED",
+    "WAITING", "Answer", "Asked", "Client", "Limits", "LiveError", "Pass", "Presence", "Room", "Rooms", "Screen",
+    "Seat", "StoreUnavailable", "Ticket", "clean_nickname", "limits_from_env", "normalise_code", "open_rooms",
+    "valid_id",
 ]  # fmt: skip

@@ -8,14 +8,22 @@ decided).
   `SWEEP_EVERY` seconds in each server process, `start_sweeper`) deletes what is left in SQLite, and in Redis the
   room's index entries, and has the append-only file rewritten so that the deleted data leaves the disk too.
 - The teacher deletes a class and its answers at once (`Rooms.delete`).
-- A network address is never written to the store: a seat and a room carry only its bucket (`address_bucket`: 16
-  bits of a hash, shared by 65,536 IPv4 addresses), which serves only to count the seats and rooms one address holds.
+- A network address is never written to the store, nor the network it counts as (network.addresses.address_key: an
+  IPv4 address, an IPv6 /64). What the store keeps of a network is its digest (`network_digest`: an HMAC-SHA256 under a
+  random key the store makes once and keeps, `Backend.secret`; 16 hexadecimal characters): the same network gives the
+  same digest in every server process, so the rates per network (token buckets, `Backend.take`), a seat's network
+  ("yours" or "other n" on the console) and a network the teacher removed ("n:<digest>") work, and nothing in the store
+  reads as an address. A digest goes with what holds it: a seat and a removal with their class, a token bucket once it
+  is full again (with the default rates, at most an hour after its network's last request). Whoever holds the store's
+  key as well as a digest can test addresses against it (an IPv4 address among 2^32 tries): a digest hides an address,
+  it does not make it anonymous; what makes the store forget a network is that its digests are deleted.
 """
 
 from __future__ import annotations
 
 import contextlib
 import hashlib
+import hmac
 import threading
 import weakref
 from typing import Protocol
@@ -24,16 +32,14 @@ from .errors import LiveError
 
 GRACE = 3600.0  # seconds a room is kept after it expired (unreadable: a late student hears "expired")
 SWEEP_EVERY = 600.0  # seconds between two sweeps of one server process
-BUCKET_HEX = 4  # hex digits of an address's bucket: 16 bits
+DIGEST_HEX = 16  # hex digits of a network's digest: 64 bits (no two networks of a server's lifetime share one)
+SECRET_REFRESH = 60.0  # seconds a server process uses the store's key before it reads it again
 
 
-def address_bucket(address: str) -> str:
-    """What the store keeps of a network address: 16 bits of its SHA-256 ('' for no address). Each bucket is shared by
-    65,536 IPv4 addresses (and far more IPv6 ones), so it names none; two addresses of one class share a bucket
-    rarely (a class of 300 on distinct addresses: two or three pairs), and then count together toward a limit."""
-    if not address:
-        return ""
-    return hashlib.sha256(f"mha-address|{address}".encode()).hexdigest()[:BUCKET_HEX]
+def network_digest(secret: str, network: str) -> str:
+    """What the store keeps of a network (an address key: `network.addresses.address_key`): 64 bits of its HMAC-SHA256
+    under the store's key `secret`."""
+    return hmac.new(secret.encode(), f"mha-network|{network}".encode(), hashlib.sha256).hexdigest()[:DIGEST_HEX]
 
 
 class Sweeps(Protocol):

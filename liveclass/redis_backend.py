@@ -19,75 +19,110 @@ from redis.retry import Retry
 
 from .errors import StoreUnavailable
 from .privacy import GRACE
-from .rooms import Record, RoomCaps, ScreenRow, SeatCaps
+from .rooms import Record, RoomCaps, ScreenRow, SeatCaps, StudentRow, room_bucket
 
 P = "mha:live:"
 INDEX = P + "rooms"  # sorted set: open room code -> expiry time
 KEPT = P + "kept"  # sorted set: every room code the store holds -> expiry time (the sweep's list, Rooms.sweep)
+SECRET = P + "secret"  # string: the key of the networks' digests (liveclass/privacy.py)
+BUCKET = P + "bucket:"  # + a token bucket's key (Rooms: a network's digest in it, never an address): a hash
+REWRITE_EVERY = 3600.0  # seconds: the sweep has the append-only file rewritten at least this often (expired buckets)
 # a room's keys outlive its expiry by GRACE (liveclass/privacy.py), so a late student hears "expired", not "unknown"
 
 INSERT_ROOM = """
 local now = tonumber(ARGV[1])
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
 if redis.call('EXISTS', KEYS[2]) == 1 then return {'taken', ARGV[1]} end
-local n, by_client, by_address, free_at = 0, 0, 0, nil
+local n, by_client, free_at = 0, 0, nil
 for _, c in ipairs(redis.call('ZRANGE', KEYS[1], 0, -1)) do
-    local key = ARGV[15] .. c
-    local f = redis.call('HMGET', key, 'ended', 'beat', 'expires', 'owner', 'address')
+    local key = ARGV[14] .. c
+    local f = redis.call('HMGET', key, 'ended', 'beat', 'expires', 'owner', 'joined')
     if not f[1] then
         redis.call('ZREM', KEYS[1], c)
     elseif tonumber(f[1]) == 0 then
         local beat = tonumber(f[2] or '0') or 0
-        if beat < tonumber(ARGV[13]) then  -- abandoned: no screen of it seen for room_idle
+        local joined = tonumber(f[5] or '0') == 1
+        -- abandoned: no screen of it seen for room_idle (unjoined_idle when no student ever joined it)
+        if beat < tonumber(ARGV[12]) or (not joined and beat < tonumber(ARGV[15])) then
             redis.call('HSET', key, 'ended', 1)
             redis.call('HINCRBY', key, 'version', 1)
             redis.call('ZREM', KEYS[1], c)
         else
             n = n + 1
-            local t = math.min(tonumber(f[3]), beat + tonumber(ARGV[14]))
+            local idle = joined and tonumber(ARGV[13]) or tonumber(ARGV[16])
+            local t = math.min(tonumber(f[3]), beat + idle)
             if free_at == nil or t < free_at then free_at = t end
             if ARGV[8] ~= '' and f[4] == ARGV[8] then by_client = by_client + 1 end
-            if ARGV[9] ~= '' and f[5] == ARGV[9] then by_address = by_address + 1 end
         end
     end
 end
 if n >= tonumber(ARGV[2]) then return {'full', tostring(free_at or now)} end
 if tonumber(ARGV[11]) > 0 and ARGV[8] ~= '' and by_client >= tonumber(ARGV[11]) then return {'client', ARGV[1]} end
-if tonumber(ARGV[12]) > 0 and ARGV[9] ~= '' and by_address >= tonumber(ARGV[12]) then return {'address', ARGV[1]} end
 redis.call('HSET', KEYS[2], 'code', ARGV[3], 'teacher_hash', ARGV[4], 'created', ARGV[5], 'expires', ARGV[6],
     'ended', 0, 'version', 0, 'state', '{}', 'question', '', 'qid', '', 'answer', -1, 'revealed', 0, 'solution', '',
-    'owner', ARGV[8], 'address', ARGV[9], 'beat', ARGV[10])
+    'owner', ARGV[8], 'address', ARGV[9], 'beat', ARGV[10], 'size', 0, 'locked', 0, 'joined', 0)
 redis.call('EXPIRE', KEYS[2], ARGV[7])
 redis.call('ZADD', KEYS[1], ARGV[6], ARGV[3])
 redis.call('ZADD', KEYS[3], ARGV[6], ARGV[3])
 return {'ok', ARGV[1]}
 """
 ADD_STUDENT = """
-for _, s in ipairs(redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', '(' .. ARGV[9])) do  -- gone for a while: given back
-    redis.call('ZREM', KEYS[1], s)
-    redis.call('HDEL', KEYS[2], s)
-    redis.call('SREM', KEYS[3], s)
+for i = 10, #ARGV do
+    if redis.call('SISMEMBER', KEYS[5], ARGV[i]) == 1 then return 'banned' end
 end
-if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[2]) then return 'full' end
-local client, address = ARGV[5], ARGV[6]
-local per_client, per_address = tonumber(ARGV[7]), tonumber(ARGV[8])
-if (per_client > 0 and client ~= '') or (per_address > 0 and address ~= '') then
-    local by_client, by_address = 0, 0
+local room = redis.call('HMGET', KEYS[4], 'size', 'locked')
+if tonumber(room[2] or '0') == 1 then return 'locked' end
+local size = math.min(tonumber(room[1] or '0') or 0, tonumber(ARGV[2]))
+if size <= 0 then size = tonumber(ARGV[2]) end
+if redis.call('ZCARD', KEYS[1]) >= size then  -- full: seats of students gone for a while are given back
+    for _, s in ipairs(redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', '(' .. ARGV[9])) do
+        redis.call('ZREM', KEYS[1], s)
+        redis.call('HDEL', KEYS[2], s)
+        redis.call('SREM', KEYS[3], s)
+    end
+    if redis.call('ZCARD', KEYS[1]) >= size then return 'full' end
+end
+local client, per_client = ARGV[5], tonumber(ARGV[7])
+if per_client > 0 and client ~= '' then
+    local by_client = 0
     for _, who in ipairs(redis.call('HVALS', KEYS[2])) do
         local sep = string.find(who, '|', 1, true)
-        if sep then
-            if string.sub(who, 1, sep - 1) == client then by_client = by_client + 1 end
-            if string.sub(who, sep + 1) == address then by_address = by_address + 1 end
-        end
+        if sep and string.sub(who, 1, sep - 1) == client then by_client = by_client + 1 end
     end
-    if per_client > 0 and client ~= '' and by_client >= per_client then return 'client' end
-    if per_address > 0 and address ~= '' and by_address >= per_address then return 'address' end
+    if by_client >= per_client then return 'client' end
 end
 redis.call('ZADD', KEYS[1], ARGV[1], ARGV[3])
-redis.call('HSET', KEYS[2], ARGV[3], client .. '|' .. address)
+redis.call('HSET', KEYS[2], ARGV[3], client .. '|' .. ARGV[6] .. '|' .. ARGV[1])
 redis.call('EXPIRE', KEYS[1], ARGV[4])
 redis.call('EXPIRE', KEYS[2], ARGV[4])
+redis.call('HSET', KEYS[4], 'joined', 1)
 return 'ok'
+"""
+TAKE = """
+local burst, rate, now = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
+local queue, cost = tonumber(ARGV[4]), tonumber(ARGV[5])
+local f = redis.call('HMGET', KEYS[1], 'tokens', 'at')
+local tokens = burst
+if f[1] then tokens = math.min(burst, tonumber(f[1]) + math.max(0, now - tonumber(f[2])) * rate) end
+local wait = 0
+if tokens < cost then wait = (cost - tokens) / rate end
+if wait > queue then return tostring(-wait) end
+tokens = tokens - cost
+redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'at', tostring(now))
+redis.call('PEXPIRE', KEYS[1], math.ceil(1000 * math.max(0, burst - tokens) / rate) + 1000)  -- gone once full
+return tostring(wait)
+"""
+REMOVE_STUDENTS = """
+local removed = 0
+for i = 1, #ARGV do
+    removed = removed + redis.call('ZREM', KEYS[1], ARGV[i])
+    redis.call('HDEL', KEYS[2], ARGV[i])
+    redis.call('SREM', KEYS[3], ARGV[i])
+    for _, raw in ipairs(redis.call('HVALS', KEYS[4])) do
+        redis.call('HDEL', KEYS[5] .. cjson.decode(raw)[1], ARGV[i])
+    end
+end
+return removed
 """
 TOUCH = """
 if not redis.call('ZSCORE', KEYS[1], ARGV[2]) then return 0 end
@@ -145,9 +180,9 @@ redis.call('HSET', KEYS[1], 'state', ARGV[1])
 return redis.call('HINCRBY', KEYS[1], 'version', 1)
 """
 FIELDS = ("code", "teacher_hash", "created", "expires", "ended", "version", "state", "question", "qid", "answer",
-          "revealed", "solution", "owner", "address", "beat")  # fmt: skip
+          "revealed", "solution", "owner", "address", "beat", "size", "locked", "joined")  # fmt: skip
 TYPES = {"created": float, "expires": float, "ended": int, "version": int, "answer": int, "revealed": int,
-         "beat": float}  # fmt: skip
+         "beat": float, "size": int, "locked": int, "joined": int}  # fmt: skip
 
 
 def _room(code: str) -> str:
@@ -163,9 +198,11 @@ class RedisBackend:
         )  # fmt: skip
         self._down_until = 0.0
         self._rewrite = False  # a deletion the append-only file still holds (the rewrite was refused: try again)
+        self._rewritten = time.monotonic()  # when this process last had the file rewritten (or started)
         self._lock = threading.Lock()
         scripts = {"insert": INSERT_ROOM, "add": ADD_STUDENT, "touch": TOUCH, "put_screen": PUT_SCREEN,
-                   "set_screen": SET_SCREEN, "take_invite": TAKE_INVITE, "set_state": SET_STATE}  # fmt: skip
+                   "set_screen": SET_SCREEN, "take_invite": TAKE_INVITE, "set_state": SET_STATE, "take": TAKE,
+                   "remove": REMOVE_STUDENTS}  # fmt: skip
         self._scripts = {name: self.client.register_script(src) for name, src in scripts.items()}
 
     def _call(self, fn, *args, **kwargs):
@@ -189,12 +226,12 @@ class RedisBackend:
     def ping(self) -> None:
         self._call(self.client.ping)
 
-    def insert_room(self, rec: Record, now: float, caps: RoomCaps, room_idle: float) -> tuple[str, float]:
+    def insert_room(self, rec: Record, now: float, caps: RoomCaps) -> tuple[str, float]:
         status, when = self._call(
             self._scripts["insert"], keys=[INDEX, _room(rec.code), KEPT],
             args=[now, caps.max_rooms, rec.code, rec.teacher_hash, rec.created, rec.expires,
-                  self._ttl(rec.expires, now), rec.owner, rec.address, rec.beat, caps.per_client, caps.per_address,
-                  caps.idle_before, room_idle, f"{P}room:"],
+                  self._ttl(rec.expires, now), rec.owner, rec.address, rec.beat, caps.per_client, caps.idle_before,
+                  caps.room_idle, f"{P}room:", caps.unjoined_before, caps.unjoined_idle],
         )  # fmt: skip
         return str(status), float(when)
 
@@ -227,12 +264,13 @@ class RedisBackend:
         version = self._call(self._scripts["set_state"], keys=[_room(code)], args=[text, base])
         return None if version is None else int(version)
 
-    def add_student(self, code: str, sid: str, now: float, expires: float, client: str, address: str,
+    def add_student(self, code: str, sid: str, now: float, expires: float, client: str, network: str,
                     caps: SeatCaps) -> str:  # fmt: skip
         room = _room(code)
-        args = [now, caps.max_students, sid, self._ttl(expires, now), client, address, caps.per_client,
-                caps.per_address, caps.idle_before]  # fmt: skip
-        return str(self._call(self._scripts["add"], keys=[f"{room}:seen", f"{room}:who", f"{room}:away"], args=args))
+        args = [now, caps.max_students, sid, self._ttl(expires, now), client, network, caps.per_client, "",
+                caps.idle_before, *caps.bans]  # fmt: skip
+        keys = [f"{room}:seen", f"{room}:who", f"{room}:away", room, f"{room}:banned"]
+        return str(self._call(self._scripts["add"], keys=keys, args=args))
 
     def student_client(self, code: str, sid: str) -> str | None:
         def run() -> str | None:
@@ -258,6 +296,43 @@ class RedisBackend:
             return int(joined), len(recent), sum(1 for s in recent if s not in away)
 
         return self._call(run)
+
+    def get_students(self, code: str) -> list[StudentRow]:
+        def run() -> list[StudentRow]:
+            pipe = self.client.pipeline(transaction=False)
+            pipe.zrange(f"{_room(code)}:seen", 0, -1, withscores=True)
+            pipe.hgetall(f"{_room(code)}:who")
+            pipe.smembers(f"{_room(code)}:away")
+            seen, who, away = pipe.execute()
+            out = []
+            for sid, at in seen:
+                client, _, rest = (who.get(sid) or "").partition("|")
+                network, _, joined = rest.partition("|")
+                out.append((sid, float(joined or 0.0), float(at), sid not in away, client, network))
+            return out
+
+        return self._call(run)
+
+    def ban(self, code: str, who: list[str], expires: float) -> None:
+        key = f"{_room(code)}:banned"
+
+        def run() -> None:
+            pipe = self.client.pipeline(transaction=True)
+            pipe.sadd(key, *who)
+            pipe.expire(key, self._ttl(expires, time.time()))
+            pipe.execute()
+
+        self._call(run)
+
+    def remove_students(self, code: str, sids: list[str]) -> int:
+        room = _room(code)
+        keys = [f"{room}:seen", f"{room}:who", f"{room}:away", f"{room}:questions", f"{room}:ans:"]
+        return int(self._call(self._scripts["remove"], keys=keys, args=list(sids)))
+
+    def take(self, key: str, now: float, burst: float, per_second: float, queue: float = 0.0,
+             cost: float = 1.0) -> float:  # fmt: skip
+        return float(self._call(self._scripts["take"], keys=[BUCKET + key],
+                                args=[burst, max(per_second, 1e-9), now, queue, cost]))  # fmt: skip
 
     def put_screen(self, code: str, row: ScreenRow, max_screens: int, expires: float, stale_before: float,
                    gone_before: float) -> bool:  # fmt: skip
@@ -338,9 +413,20 @@ class RedisBackend:
             out.append((sid, int(d["choice"]), str(d["nickname"]), float(d["at"]), str(d.get("value", ""))))
         return out
 
+    def secret(self, candidate: str) -> str:
+        def run() -> str:
+            pipe = self.client.pipeline(transaction=True)
+            pipe.set(SECRET, candidate, nx=True)
+            pipe.get(SECRET)
+            return str(pipe.execute()[1])
+
+        return self._call(run)
+
     # ---- deleting (liveclass/privacy.py)
     def _keys(self, code: str) -> list[str]:
-        return [_room(code), *self.client.scan_iter(match=f"{_room(code)}:*", count=1000)]
+        """Every key of room `code`: its hash, the keys under it, and its networks' token buckets."""
+        return [_room(code), *self.client.scan_iter(match=f"{_room(code)}:*", count=1000),
+                *self.client.scan_iter(match=BUCKET + room_bucket(code) + "*", count=1000)]  # fmt: skip
 
     def delete_room(self, code: str) -> None:
         def run() -> None:
@@ -355,7 +441,7 @@ class RedisBackend:
 
         self._call(run)
 
-    def purge(self, before: float) -> int:
+    def purge(self, before: float, now: float) -> int:  # a token bucket expires by itself once full (TAKE)
         def run() -> int:
             gone = 0
             for code in self.client.zrangebyscore(KEPT, "-inf", before):
@@ -365,7 +451,8 @@ class RedisBackend:
                 if self.client.zrem(KEPT, code):  # one server process counts each room (and asks for one rewrite)
                     gone += 1
             self.client.zremrangebyscore(INDEX, "-inf", before)
-            self._rewrite = self._rewrite or gone > 0
+            # the keys that expired by themselves (token buckets, full again) are still in the file: once an hour
+            self._rewrite = self._rewrite or gone > 0 or time.monotonic() - self._rewritten >= REWRITE_EVERY
             self._rewrite_file()
             return gone
 
@@ -382,4 +469,4 @@ class RedisBackend:
                 self.client.bgrewriteaof()
         except redis.exceptions.ResponseError:  # under way, or the command is disabled: the next sweep
             return
-        self._rewrite = False  # asked (or no file: nothing on disk to rewrite)
+        self._rewrite, self._rewritten = False, time.monotonic()  # asked (or no file: nothing on disk to rewrite)

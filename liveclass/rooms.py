@@ -13,8 +13,17 @@ Who is who:
   open console made). A console with the key is accepted at once only when no console is open.
 - A **student** holds a seat: an id bound to the browser that joined. A link with someone else's id (`me=`) opened in
   another browser gets a seat of its own, never theirs.
-- A **client** is one browser (the hash of a secret it keeps) at one network address: it may hold a few seats per room
-  and open a few rooms; seats of students gone for a while are given back, and an abandoned room frees its place.
+- A **client** is one browser (the hash of a secret it keeps) at one network address. A browser may hold a few seats per
+  room and open a few rooms. A network (an address: a whole school behind its NAT is one) is never capped, only slowed:
+  its joins of a room, the rooms it opens and the codes it gets wrong each have a rate (a token bucket in the store,
+  shared by every server process: `Backend.take`). The store knows a network only by its keyed digest (`Rooms.network`,
+  liveclass/privacy.py), never its address. A join beyond its network's rate waits in line; a missed code beyond it
+  makes every code of that network wait, so codes cannot be guessed fast from anywhere, and an unknown, ended or expired
+  room answers alike to anyone who does not hold a seat in it.
+- The **teacher** chooses the room's size, locks it once everyone is in, sees every seat and removes seats (their
+  browsers, or their whole networks, cannot join again). Seats of students gone for a while are given back when the
+  room is full; a room none of whose screens was seen for a while frees its place (within minutes when no student ever
+  joined it).
 """
 
 from __future__ import annotations
@@ -32,8 +41,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from network.addresses import address_key
+
 from .errors import LiveError, StoreUnavailable
-from .privacy import GRACE, address_bucket
+from .privacy import GRACE, SECRET_REFRESH, network_digest
 
 MAX_BEATS = 20_000  # seats whose last heartbeat a process remembers (Rooms.heartbeat; a few dozen bytes each)
 
@@ -48,7 +59,7 @@ OK = "ok"  # a backend's answer when a limit did not stop an insert
 @dataclass(frozen=True)
 class Limits:
     max_rooms: int = 200  # open rooms in one store
-    max_students: int = 300  # seats per room
+    max_students: int = 300  # the largest room a teacher may choose, and a new room's size
     max_nickname: int = 24  # characters
     max_state: int = 16 * 1024  # bytes of the teacher's state
     max_question: int = 16 * 1024  # bytes of one serialised question
@@ -59,12 +70,27 @@ class Limits:
     ttl: float = 12 * 3600.0  # a room expires this long after it was opened
     seen_window: float = 15.0  # a student or a screen is connected while its last heartbeat is this recent
     seats_per_client: int = 3  # seats one browser may hold in one room
-    seats_per_address: int = 8  # seats one network address may hold in one room (0: no limit)
     rooms_per_client: int = 3  # open rooms one browser may have opened
-    rooms_per_address: int = 10  # open rooms one network address may have opened (0: no limit)
-    seat_idle: float = 600.0  # a seat not seen for this long is given back (its answers stay)
+    # rates per network (an address; an IPv6 client's /64), each a burst and then a steady rate (docs/deploy.md)
+    join_burst: int = 60  # joins of one room from one network at once ...
+    joins_per_minute: int = 300  # ... then this many a minute; a join beyond waits in line (join_queue) ...
+    join_queue: float = 60.0  # ... up to this many seconds, else it is told when to try again
+    start_burst: int = 30  # rooms one network may open at once ...
+    starts_per_hour: int = 30  # ... then this many an hour
+    miss_burst: int = 30  # codes one network may get wrong at once (a join, the version route, a take-back) ...
+    misses_per_hour: int = 360  # ... then this many an hour; beyond, every code it sends waits
+    seat_idle: float = 600.0  # a seat not seen for this long is given back when the room is full (its answers stay)
     room_idle: float = 2 * 3600.0  # a room none of whose screens was seen for this long frees its place
+    unjoined_idle: float = 300.0  # ... this long, when no student ever joined it
     invite_ttl: float = 3600.0  # an invite (a private link to a projector or a console) works this long
+
+    @property
+    def rate_kept(self) -> float:
+        """The longest a network's token bucket is kept after its last request, in seconds: until it is full again
+        (then it is gone). A join's bucket may be emptied below zero by the joins waiting in line."""
+        joins = self.joins_per_minute / 60.0
+        return max(self.start_burst / self.starts_per_hour * 3600.0, self.miss_burst / self.misses_per_hour * 3600.0,
+                   (self.join_burst + self.join_queue * joins) / joins)  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -107,6 +133,24 @@ class Room:
     answer: Any
     expires: float
     solution: dict[str, Any] | None = None
+    size: int = 0  # seats the room holds (the teacher's choice)
+    locked: bool = False  # no new seats (the teacher locked the room once everyone was in)
+
+
+@dataclass(frozen=True)
+class Seat:
+    """A seat as the teacher's console lists it: its place in the order of joining (1, 2, ...), when it joined and
+    was last seen, the nickname of its latest answer, and its network: 0 the console's own, 1, 2, ... the others in
+    the order of their first seat (the store holds only each network's digest, never an address)."""
+
+    sid: str
+    n: int
+    joined: float
+    seen: float
+    connected: bool
+    following: bool
+    nickname: str
+    network: int
 
 
 @dataclass(frozen=True)
@@ -171,54 +215,71 @@ class Record:
     revealed: int = 0
     solution: str = ""  # a typed question's solution (JSON), hidden until the reveal
     owner: str = ""  # the client id of the browser that opened the room
-    address: str = ""  # and its network address
+    address: str = ""  # nothing: the store keeps nothing of the network a room was opened from (older files' column)
     beat: float = 0.0  # the last heartbeat of any of its screens (a room whose screens are all gone is abandoned)
+    size: int = 0  # seats it holds (0: Limits.max_students)
+    locked: int = 0  # 1: no new seats
+    joined: int = 0  # 1 once any student took a seat
 
 
 @dataclass(frozen=True)
 class RoomCaps:
-    """What an insert of a room checks, atomically: the server's, the client's and the address's open rooms (rooms
-    whose screens were all gone since `idle_before` are ended first)."""
+    """What an insert of a room checks, atomically: the server's and the client's open rooms. Rooms whose screens were
+    all gone since `idle_before` (since `unjoined_before` when no student ever joined them) are ended first; a full
+    server says when a place frees (a room's last beat plus `room_idle`, or `unjoined_idle`)."""
 
     max_rooms: int
     per_client: int
-    per_address: int
     idle_before: float
+    unjoined_before: float
+    room_idle: float
+    unjoined_idle: float
 
 
 @dataclass(frozen=True)
 class SeatCaps:
-    """What a new seat checks, atomically: the room's, the client's and the address's seats (seats not seen since
-    `idle_before` are given back first)."""
+    """What a new seat checks, atomically: the room's size (from the room, at most `max_students`), its lock, the
+    client's seats, and whether the browser or its network was removed (`bans`: "c:<client>", "n:<network's digest>").
+    Seats not seen since `idle_before` are given back first when the room is full."""
 
     max_students: int
     per_client: int
-    per_address: int
     idle_before: float
+    bans: tuple[str, ...] = ()
 
 
 ScreenRow = tuple[str, str, str, str, float, float]  # sid, role, client, status, seen, created
+StudentRow = tuple[str, float, float, bool, str, str]  # sid, joined, seen, following, client, network (its digest)
+CLOSED = ("unknown_room", "lost", "ended", "expired")  # a code that names no open room
 
 
 class Backend(Protocol):
     """Storage primitives; each call is one short, atomic operation with a fast timeout."""
 
     def ping(self) -> None: ...
-    # rooms: "ok", "taken" (code in use), "full", "client", "address"; and when full, the time a place frees up
-    def insert_room(self, rec: Record, now: float, caps: RoomCaps, room_idle: float) -> tuple[str, float]: ...
+    # rooms: "ok", "taken" (code in use), "full", "client"; and when full, the time a place frees up
+    def insert_room(self, rec: Record, now: float, caps: RoomCaps) -> tuple[str, float]: ...
     def load_room(self, code: str) -> Record | None: ...
     def load_version(self, code: str) -> tuple[int, int, float] | None: ...  # (version, ended, expires)
     def update_room(self, code: str, fields: dict[str, Any]) -> int: ...  # bumps and returns the version
     def set_state(self, code: str, text: str, base: str) -> int | None: ...  # only if the state is `base` (else None)
-    # seats: "ok", "full", "client", "address"
-    def add_student(self, code: str, sid: str, now: float, expires: float, client: str, address: str,
+    # seats: "ok", "full", "client", "locked", "banned"
+    def add_student(self, code: str, sid: str, now: float, expires: float, client: str, network: str,
                     caps: SeatCaps) -> str: ...  # fmt: skip
     def student_client(self, code: str, sid: str) -> str | None: ...  # None: no such seat
     def touch(self, code: str, sid: str, now: float, following: bool) -> bool: ...  # False: no such seat
     def presence(self, code: str, since: float) -> tuple[int, int, int]: ...
+    def get_students(self, code: str) -> list[StudentRow]: ...
+    def ban(self, code: str, who: list[str], expires: float) -> None: ...  # "c:<client>", "n:<network's digest>"
+    def remove_students(self, code: str, sids: list[str]) -> int: ...  # the seats and their answers; how many
     def put_answer(self, code: str, qid: str, sid: str, choice: int, nickname: str, now: float,
                    expires: float, value: str = "") -> None: ...  # fmt: skip
     def get_answers(self, code: str, qid: str) -> list[tuple[str, int, str, float, str]]: ...
+    # a token bucket: `burst` tokens, refilled at `per_second`; takes `cost` (a negative cost gives back). Returns 0
+    # when a token was there, the seconds to wait when it will be within `queue` (taken now: the caller waits its
+    # turn), or minus the seconds to wait when it will not (nothing taken). A bucket is gone once it is full again.
+    def take(self, key: str, now: float, burst: float, per_second: float, queue: float = 0.0,
+             cost: float = 1.0) -> float: ...  # fmt: skip
     # screens and invites
     # a new screen (False: the room has max_screens); screens not accepted and not seen since stale_before, and
     # screens not seen since gone_before, go first
@@ -232,10 +293,18 @@ class Backend(Protocol):
     # the questions a room was asked, for the CSV
     def put_question(self, code: str, n: int, qid: str, text: str, now: float, expires: float, keep: int) -> None: ...
     def get_questions(self, code: str) -> list[tuple[int, str, str, float]]: ...  # n, qid, JSON text, at
-    # deleting (liveclass/privacy.py): everything of one room at once; everything of the rooms that expired before
-    # `before` (returns how many rooms went)
+    # deleting (liveclass/privacy.py): everything of one room at once (its token buckets too); everything of the rooms
+    # that expired before `before`, and every token bucket full again by `now` (returns how many rooms went)
     def delete_room(self, code: str) -> None: ...
-    def purge(self, before: float) -> int: ...
+    def purge(self, before: float, now: float) -> int: ...
+    # the key of the networks' digests (liveclass/privacy.py): the one the store holds, else `candidate`, kept from now
+    def secret(self, candidate: str) -> str: ...
+
+
+def room_bucket(code: str, network: str = "") -> str:
+    """The token bucket of a network's joins of room `code` (`network`: its digest); with no network, the start of
+    every such key of the room (they go with the room)."""
+    return f"join|{code}|{network}"
 
 
 def _hash(key: str) -> str:
@@ -302,6 +371,13 @@ def _minutes(seconds: float) -> int:
     return max(1, math.ceil(seconds / 60))
 
 
+def _seconds(seconds: float) -> int:
+    return max(1, math.ceil(seconds))
+
+
+MAX_BLOCKED = 10_000  # networks this process remembers as waiting after too many missed codes (a few dozen bytes each)
+
+
 class Rooms:
     """The room store's interface: create/lead/ask/reveal/close/end for the teacher's screens, join/heartbeat/submit
     for students."""
@@ -312,6 +388,9 @@ class Rooms:
         self._recent_lock = threading.Lock()
         self._known: dict[str, None] = {}  # codes this process has found in the store, oldest first (bounded)
         self._beats: dict[tuple[str, str, bool], float] = {}  # (room, seat, following) -> when written (heartbeat)
+        self._blocked: dict[str, float] = {}  # network -> time (clock) until which its codes wait (missed codes)
+        self._turns: dict[tuple[str, str, str], float] = {}  # (room, browser, attempt) -> when its join's turn comes
+        self._secret: tuple[str, float] = ("", 0.0)  # the store's key of network digests, until when (monotonic)
 
     def _found(self, code: str) -> None:
         with self._recent_lock:
@@ -351,7 +430,68 @@ class Rooms:
         solution = json.loads(rec.solution) if rec.solution and rec.revealed else None
         answer = (solution or {}).get("answer") if rec.solution else rec.answer
         return Room(rec.code, rec.version, json.loads(rec.state or "{}"), question, rec.qid, bool(rec.revealed),
-                    answer if rec.revealed else None, rec.expires, solution)  # fmt: skip
+                    answer if rec.revealed else None, rec.expires, solution, self._size(rec),
+                    bool(rec.locked))  # fmt: skip
+
+    def _size(self, rec: Record) -> int:
+        """The seats a room holds: the teacher's choice, at most the server's largest room."""
+        return min(rec.size or self.limits.max_students, self.limits.max_students)
+
+    # ---- networks: what the store keeps of them
+    def network(self, address: str) -> str:
+        """What the store keeps of the network of `address` (network.addresses.address_key): its digest under the
+        store's own key (liveclass/privacy.py), the same in every server process on the store."""
+        return self._digest(address_key(address))
+
+    def _digest(self, net: str) -> str:
+        secret, until = self._secret
+        if time.monotonic() >= until:  # read again now and then: a store that lost its key gets this one back
+            secret = self.backend.secret(secret or secrets.token_hex(32))
+            self._secret = (secret, time.monotonic() + SECRET_REFRESH)
+        return network_digest(secret, net)
+
+    # ---- codes that name no open room: slowed per network, answered alike
+    def guard(self, address: str) -> str:
+        """The network of `address` (what the rates count); LiveError 'slow_down' while that network's missed codes
+        are over their rate (this process remembers until when, in its memory only, so a network that waits costs no
+        store call)."""
+        net = address_key(address)
+        with self._recent_lock:
+            until = self._blocked.get(net)
+        left = (until or 0.0) - self.clock()
+        if left > 0:
+            raise LiveError("slow_down", seconds=_seconds(left))
+        return net
+
+    def missed(self, net: str) -> None:
+        """Network `net` sent a code that names no open room (or a wrong teacher key): one of its missed codes.
+        LiveError 'slow_down' when that was one too many: it waits, and so does every code it sends meanwhile."""
+        lim, now = self.limits, self.clock()
+        wait = self.backend.take(f"miss|{self._digest(net)}", now, lim.miss_burst, lim.misses_per_hour / 3600.0)
+        if wait < 0:
+            with self._recent_lock:
+                if len(self._blocked) >= MAX_BLOCKED:
+                    self._blocked = {k: v for k, v in self._blocked.items() if v > now}
+                    if len(self._blocked) >= MAX_BLOCKED:
+                        self._blocked.clear()
+                self._blocked[net] = now - wait
+            raise LiveError("slow_down", seconds=_seconds(-wait))
+
+    def _open_record(self, code: object, net: str) -> Record:
+        """The open room a code someone typed or linked names. A code that names none (unknown, ended, expired, or
+        lost by the store) is one missed code of network `net`, and answers the same whatever the reason: a guesser
+        learns nothing from which."""
+        try:
+            return self._record(code)
+        except LiveError as err:
+            if err.code not in CLOSED:
+                raise
+            self.missed(net)
+            raise LiveError("unknown_room", room=err.params.get("room", "")) from None
+
+    def holds_seat(self, code: str, sid: object) -> bool:
+        """True when `sid` is a seat of room `code` (an ended room's too): its holder may hear why the room closed."""
+        return valid_id(sid) and self.backend.student_client(code, str(sid)) is not None
 
     def recent_version(self, code: object, max_age: float) -> int | None:
         """The version this process read of `code` less than max_age seconds ago, else None: no store, no wait."""
@@ -405,8 +545,9 @@ class Rooms:
         orphan room counting against the browser's limit. Its code and key derive from the browser's own id and the
         attempt (`_room_for`); an ended room of the attempt is passed over, and the attempt opens a new one."""
         lim, now = self.limits, self.clock()
-        caps = RoomCaps(lim.max_rooms, lim.rooms_per_client if client.id else 0,
-                        lim.rooms_per_address if client.address else 0, now - lim.room_idle)  # fmt: skip
+        caps = RoomCaps(lim.max_rooms, lim.rooms_per_client if client.id else 0, now - lim.room_idle,
+                        now - lim.unjoined_idle, lim.room_idle, lim.unjoined_idle)  # fmt: skip
+        net, start = address_key(client.address), ""
         for n in range(20):
             derived = _room_for(client.id, attempt, n)
             code, key = derived or _fresh_room()
@@ -414,18 +555,23 @@ class Rooms:
                 if self._open_and_opened_by(code, key, client.id, now):
                     return Ticket(code, key)  # this attempt's room: asked again
                 continue  # another's room, or this attempt's ended one: the next code
+            if not start:  # a room is opened now: one of this network's starts (given back if none is opened)
+                start = f"start|{self._digest(net)}"
+                wait = self.backend.take(start, now, lim.start_burst, lim.starts_per_hour / 3600.0)
+                if wait < 0:
+                    raise LiveError("starting_fast", minutes=_minutes(-wait))
             rec = Record(code=code, teacher_hash=_hash(key), created=now, expires=now + lim.ttl, owner=client.id,
-                         address=address_bucket(client.address), beat=now)  # fmt: skip
-            status, free_at = self.backend.insert_room(rec, now, caps, lim.room_idle)
+                         beat=now)  # fmt: skip
+            status, free_at = self.backend.insert_room(rec, now, caps)
             if status == OK:
                 self._found(code)
                 return Ticket(code, key)
+            if status in ("full", "client"):
+                self.backend.take(start, now, lim.start_burst, lim.starts_per_hour / 3600.0, cost=-1.0)
             if status == "full":
                 raise LiveError("too_many_rooms", limit=lim.max_rooms, minutes=_minutes(free_at - now))
             if status == "client":
                 raise LiveError("rooms_per_client", limit=lim.rooms_per_client)
-            if status == "address":
-                raise LiveError("rooms_per_address", limit=lim.rooms_per_address)
             if derived is not None and self._open_and_opened_by(code, key, client.id, now):
                 return Ticket(code, key)  # taken by a twin of this attempt that got there first
         raise LiveError("too_many_rooms", limit=lim.max_rooms, minutes=1)  # pragma: no cover - 31^6 codes
@@ -462,13 +608,16 @@ class Rooms:
         return self._teacher(code, key).code
 
     def open_screen(self, code: object, role: str, client: str, key: object = None, invite: object = None,
-                    sid: object = None, attempt: str = "") -> tuple[str, Screen]:  # fmt: skip
+                    sid: object = None, attempt: str = "", address: str = "") -> tuple[str, Screen]:  # fmt: skip
         """A console or projector of the room for this browser: (code, screen). With `sid` of this browser's own
         screen (a reload), that screen again; asked again with the same `attempt` (a try cut off after the store made
         the screen), the screen that attempt made, not a second one. Accepted at once when the invite is good, when this
         browser opened the room or has an accepted screen of this role, or (a console with the key) when no console is
-        open; otherwise waiting for an open console. A console needs the key or an invite; a projector may just ask."""
-        rec = self._record(code)
+        open; otherwise waiting for an open console. A console needs the key or an invite; a projector may just ask.
+        `address`: where the request comes from (a code that names no open room, or a wrong key, is one of its
+        network's missed codes)."""
+        net = self.guard(address)
+        rec = self._open_record(code, net)
         now, lim = self.clock(), self.limits
         if role not in (CONSOLE, PROJECTOR) or not client:
             raise LiveError("not_teacher")
@@ -484,6 +633,7 @@ class Rooms:
         invited = valid_id(invite) and self.backend.take_invite(rec.code, _hash(str(invite)), now) == role
         has_key = key is not None and self._key_ok(rec, key)
         if key is not None and not has_key:
+            self.missed(net)
             raise LiveError("not_teacher")
         if role == CONSOLE and not (has_key or invited):
             raise LiveError("not_teacher")
@@ -640,9 +790,10 @@ class Rooms:
 
     def delete(self, code: object, auth: object) -> None:
         """Delete the room and everything in it at once: its seats, the answers with their nicknames, its questions,
-        screens and invites, the teacher key's hash. The teacher key or an accepted console's pass; an ended or
-        expired room too (the teacher ends the class, downloads the answers, then deletes it). A room that is not in
-        the store is no error. Students' pages then hear that there is no such class."""
+        screens and invites, the browsers and networks it removed, its token buckets, the teacher key's hash. The
+        teacher key or an accepted console's pass; an ended or expired room too (the teacher ends the class, downloads
+        the answers, then deletes it). A room that is not in the store is no error. Students' pages then hear that there
+        is no such class."""
         code = normalise_code(code)
         rec = self.backend.load_room(code)
         if rec is None:
@@ -654,12 +805,15 @@ class Rooms:
             self._known.pop(code, None)
             for beat in [b for b in self._beats if b[0] == code]:
                 del self._beats[beat]
+            for turn in [t for t in self._turns if t[0] == code]:
+                del self._turns[turn]
 
     def sweep(self) -> int:
         """Delete every room that expired more than the grace ago, and everything in it (the rooms' own expiry does
         it in Redis; this clears what is left). Returns how many rooms went. liveclass.privacy.start_sweeper calls
         it every few minutes."""
-        return self.backend.purge(self.clock() - GRACE)
+        now = self.clock()
+        return self.backend.purge(now - GRACE, now)
 
     def presence(self, code: object, auth: object) -> Presence:
         rec = self._teacher(code, auth)
@@ -726,34 +880,137 @@ class Rooms:
         return counts
 
     # ---- students
-    def join(self, code: object, sid: object = None, client: Client = Client(), attempt: str = "") -> tuple[str, str]:
+    def join(self, code: object, sid: object = None, client: Client = Client(), attempt: str = "",
+             queue: float = 0.0, on_wait: Callable[[float], None] = time.sleep) -> tuple[str, str]:  # fmt: skip
         """(canonical code, seat id). This browser's own seat again (a reload, `me=` in its link); another browser's
-        id gets a seat of its own. Refused when the room, this browser or this address holds as many seats as it may
-        (seats of students gone for seat_idle are given back first).
+        id gets a seat of its own. Refused when the room is full (its size, seats of students gone for seat_idle are
+        given back first), locked, or removed this browser or its network, or when this browser holds as many seats
+        as it may. A code that names no open room answers alike whatever the reason (and is a missed code).
+
+        A new seat is one of its network's joins of this room (Limits.join_burst, then joins_per_minute): beyond them
+        the join waits its turn when that comes within `queue` seconds (`on_wait(seconds)` is called, which waits;
+        the app says so meanwhile), else it is refused and told when to try again (LiveError 'joining_fast').
 
         `attempt` names one try of a known browser to join (the app passes its session's id): asked again with the
         same attempt, the store gives the seat it made the first time, so a try that was cut off after the store said
         yes (a page run stopped half-way) does not leave a second seat behind. That seat's id is derived from the
         browser's own id, which no other browser knows, so no one can take it by replaying a link."""
-        rec = self._record(code)
+        try:
+            net = self.guard(client.address)
+        except LiveError:  # a network that waits: its students already in (a reload, another server) still come back
+            back = self._own_seat(code, sid, client, attempt)  # their seat's id is a secret no guesser has
+            if back is None:
+                raise
+            return back
+        rec = self._open_record(code, net)
+        back = self._own_seat(rec.code, sid, client, attempt, rec)
+        if back is not None:
+            return back
+        lim, now = self.limits, self.clock()
+        with self._recent_lock:  # this attempt's turn, taken by a try that was cut off: the same turn
+            turn = self._turns.get((rec.code, client.id, attempt)) if attempt else None
+        if turn is None:
+            wait = self.backend.take(room_bucket(rec.code, self._digest(net)), now, lim.join_burst,
+                                     lim.joins_per_minute / 60.0, queue)  # fmt: skip
+            if wait < 0:
+                raise LiveError("joining_fast", seconds=_seconds(-wait))
+            turn = now + wait
+            if attempt:
+                with self._recent_lock:
+                    if len(self._turns) >= MAX_BEATS:
+                        self._turns.clear()
+                    self._turns[(rec.code, client.id, attempt)] = turn
+        wait = turn - now
+        if wait > 0:
+            on_wait(wait)
+        now = self.clock()
+        network = self._digest(net)
+        bans = (f"c:{client.id}",) * bool(client.id) + (f"n:{network}",)
+        caps = SeatCaps(self._size(rec), lim.seats_per_client if client.id else 0, now - lim.seat_idle, bans)
+        new = _seat_for(client.id, rec.code, attempt) or secrets.token_urlsafe(12)
+        status = self.backend.add_student(rec.code, new, now, rec.expires, client.id, network, caps)
+        if status == "full":
+            raise LiveError("room_full", limit=self._size(self._record(rec.code)))
+        if status == "locked":
+            raise LiveError("locked", room=rec.code)
+        if status == "banned":
+            raise LiveError("removed", room=rec.code)
+        if status == "client":
+            raise LiveError("seats_per_client", limit=lim.seats_per_client)
+        return rec.code, new
+
+    def _own_seat(self, code: object, sid: object, client: Client, attempt: str,
+                  rec: Record | None = None) -> tuple[str, str] | None:  # fmt: skip
+        """(code, seat) when this browser already holds a seat of the open room `code` (its record `rec`, when read
+        already): the one in its link, or its attempt's; None otherwise (and for a code that names no open room: no
+        missed code is counted here)."""
+        if rec is None:
+            try:
+                rec = self._record(code)
+            except LiveError:
+                return None
         for mine in (sid, _seat_for(client.id, rec.code, attempt)):
             if valid_id(mine):
                 owner = self.backend.student_client(rec.code, str(mine))
                 if owner is not None and hmac.compare_digest(owner, client.id):
                     return rec.code, str(mine)
-        lim, now = self.limits, self.clock()
-        caps = SeatCaps(lim.max_students, lim.seats_per_client if client.id else 0,
-                        lim.seats_per_address if client.address else 0, now - lim.seat_idle)  # fmt: skip
-        new = _seat_for(client.id, rec.code, attempt) or secrets.token_urlsafe(12)
-        status = self.backend.add_student(rec.code, new, now, rec.expires, client.id, address_bucket(client.address),
-                                          caps)  # fmt: skip
-        if status == "full":
-            raise LiveError("room_full", limit=lim.max_students)
-        if status == "client":
-            raise LiveError("seats_per_client", limit=lim.seats_per_client)
-        if status == "address":
-            raise LiveError("seats_per_address", limit=lim.seats_per_address)
-        return rec.code, new
+        return None
+
+    # ---- the teacher's seat tools
+    def configure(self, code: object, auth: object, size: int | None = None, locked: bool | None = None) -> Room:
+        """The room's size (1 to max_students; a smaller size than the seats held only stops new seats) and its lock,
+        from a console. Returns the room."""
+        rec = self._teacher(code, auth)
+        fields: dict[str, Any] = {}
+        if size is not None:
+            if isinstance(size, bool) or not isinstance(size, int) or not 1 <= size <= self.limits.max_students:
+                raise LiveError("bad_size", limit=self.limits.max_students)
+            fields["size"] = size
+        if locked is not None:
+            fields["locked"] = int(bool(locked))
+        if fields:
+            self._update(rec.code, fields)
+        return self.room(rec.code)
+
+    def seats(self, code: object, auth: object, viewer: str = "") -> list[Seat]:
+        """Every seat of the room, in the order they joined, for a console at address `viewer`."""
+        rec = self._teacher(code, auth)
+        rows = sorted(self.backend.get_students(rec.code), key=lambda r: (r[1], r[0]))
+        nicknames: dict[str, str] = {}
+        asked = self.backend.get_questions(rec.code)
+        for qid in dict.fromkeys(([rec.qid] if rec.qid else []) + [row[1] for row in reversed(asked)][:1]):
+            for sid, _, nick, _, _ in self.backend.get_answers(rec.code, qid):
+                if nick and sid not in nicknames:
+                    nicknames[sid] = nick
+        networks = {self.network(viewer): 0}
+        out, now = [], self.clock()
+        for n, (sid, joined, seen, following, _, digest) in enumerate(rows, start=1):
+            network = networks.setdefault(digest, len(networks))
+            connected = now - seen < self.limits.seen_window
+            out.append(Seat(sid, n, joined, seen, connected, connected and following, nicknames.get(sid, ""), network))
+        return out
+
+    def remove(self, code: object, auth: object, sids: list[str], networks: bool = False, viewer: str = "") -> int:
+        """Remove seats (and their answers): their browsers cannot join this room again; with `networks`, neither can
+        anyone of their networks, and every seat of those networks goes too, except the network of the console at
+        `viewer` (a hostile student in the teacher's own school does not take the class with them). Returns the seats
+        removed."""
+        rec = self._teacher(code, auth)
+        rows = self.backend.get_students(rec.code)
+        chosen = {str(s) for s in sids if valid_id(s)}
+        nets = {digest for sid, _, _, _, _, digest in rows if sid in chosen} if networks else set()
+        nets.discard(self.network(viewer))
+        if nets:  # first, so that no one of those networks joins meanwhile; then every seat they hold goes
+            self.backend.ban(rec.code, sorted(f"n:{net}" for net in nets), rec.expires)
+            rows = self.backend.get_students(rec.code)
+        gone = sorted(sid for sid, _, _, _, _, digest in rows if sid in chosen or digest in nets)
+        browsers = sorted({f"c:{client}" for sid, _, _, _, client, _ in rows if sid in gone and client})
+        if browsers:
+            self.backend.ban(rec.code, browsers, rec.expires)
+        removed = self.backend.remove_students(rec.code, gone) if gone else 0
+        if removed:
+            self._update(rec.code, {})  # the tallies move: every screen reads the room again
+        return removed
 
     def _student(self, code: object, sid: object, client: str) -> Record:
         rec = self._record(code)
@@ -832,7 +1089,7 @@ class Rooms:
 
 
 __all__ = [
-    "ACCEPTED", "ALPHABET", "CODE_LEN", "CONSOLE", "PROJECTOR", "REFUSED", "WAITING", "Answer", "Asked", "Backend",
-    "Client", "Limits", "LiveError", "Pass", "Presence", "Record", "Room", "RoomCaps", "Rooms", "Screen", "SeatCaps",
-    "StoreUnavailable", "Ticket", "clean_nickname", "normalise_code", "valid_id",
+    "ACCEPTED", "ALPHABET", "CLOSED", "CODE_LEN", "CONSOLE", "PROJECTOR", "REFUSED", "WAITING", "Answer", "Asked",
+    "Backend", "Client", "Limits", "LiveError", "Pass", "Presence", "Record", "Room", "RoomCaps", "Rooms", "Screen",
+    "Seat", "SeatCaps", "StoreUnavailable", "StudentRow", "Ticket", "clean_nickname", "normalise_code", "valid_id",
 ]  # fmt: skip

@@ -8,15 +8,23 @@ may wait for its process's GIL, and 0.5 s turned some joins into "store unavaila
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sqlite3
 import tempfile
 import threading
+import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - not on Linux or macOS
+    fcntl = None  # type: ignore[assignment]
+
 from .errors import StoreUnavailable
-from .rooms import Record, RoomCaps, ScreenRow, SeatCaps
+from .rooms import Record, RoomCaps, ScreenRow, SeatCaps, StudentRow, room_bucket
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS rooms (
@@ -24,7 +32,8 @@ CREATE TABLE IF NOT EXISTS rooms (
     ended INTEGER NOT NULL DEFAULT 0, version INTEGER NOT NULL DEFAULT 0, state TEXT NOT NULL DEFAULT '{}',
     question TEXT NOT NULL DEFAULT '', qid TEXT NOT NULL DEFAULT '', answer INTEGER NOT NULL DEFAULT -1,
     revealed INTEGER NOT NULL DEFAULT 0, solution TEXT NOT NULL DEFAULT '', owner TEXT NOT NULL DEFAULT '',
-    address TEXT NOT NULL DEFAULT '', beat REAL NOT NULL DEFAULT 0);
+    address TEXT NOT NULL DEFAULT '', beat REAL NOT NULL DEFAULT 0, size INTEGER NOT NULL DEFAULT 0,
+    locked INTEGER NOT NULL DEFAULT 0, joined INTEGER NOT NULL DEFAULT 0);
 CREATE TABLE IF NOT EXISTS students (
     code TEXT NOT NULL, sid TEXT NOT NULL, joined REAL NOT NULL, seen REAL NOT NULL,
     following INTEGER NOT NULL DEFAULT 1, client TEXT NOT NULL DEFAULT '', address TEXT NOT NULL DEFAULT '',
@@ -41,16 +50,25 @@ CREATE TABLE IF NOT EXISTS invites (
 CREATE TABLE IF NOT EXISTS questions (
     code TEXT NOT NULL, n INTEGER NOT NULL, qid TEXT NOT NULL, body TEXT NOT NULL, at REAL NOT NULL,
     PRIMARY KEY (code, n));
+CREATE TABLE IF NOT EXISTS banned (code TEXT NOT NULL, who TEXT NOT NULL, PRIMARY KEY (code, who));
+CREATE TABLE IF NOT EXISTS buckets (
+    key TEXT PRIMARY KEY, tokens REAL NOT NULL, at REAL NOT NULL, full_at REAL NOT NULL);
+CREATE TABLE IF NOT EXISTS secret (one INTEGER PRIMARY KEY CHECK (one = 1), value TEXT NOT NULL);
 """
 # Columns added since the first schema: a file made by an older version gets them when it is opened.
 ADDED = (("rooms", "solution", "TEXT NOT NULL DEFAULT ''"), ("answers", "value", "TEXT NOT NULL DEFAULT ''"),
          ("rooms", "owner", "TEXT NOT NULL DEFAULT ''"), ("rooms", "address", "TEXT NOT NULL DEFAULT ''"),
          ("rooms", "beat", "REAL NOT NULL DEFAULT 0"), ("students", "client", "TEXT NOT NULL DEFAULT ''"),
-         ("students", "address", "TEXT NOT NULL DEFAULT ''"))  # fmt: skip
+         ("students", "address", "TEXT NOT NULL DEFAULT ''"), ("rooms", "size", "INTEGER NOT NULL DEFAULT 0"),
+         ("rooms", "locked", "INTEGER NOT NULL DEFAULT 0"),
+         ("rooms", "joined", "INTEGER NOT NULL DEFAULT 0"))  # fmt: skip
+SWEEP_BUCKETS = 500  # takes between two sweeps of the full token buckets (besides each new room's)
+CHECK_EVERY = 1.0  # seconds between two looks at whether the file at the path is still the one this process opened
 LINE_SECONDS = 5.0  # the longest a write waits for this process's other writers (they hold the line for milliseconds)
-UPDATABLE = {"state", "question", "qid", "answer", "revealed", "ended", "solution"}
-ROOMS = "code, teacher_hash, created, expires, ended, version, state, question, qid, answer, revealed, solution, owner, address, beat"  # noqa: E501
-GONE = ("answers", "students", "screens", "invites", "questions")  # a room's rows in other tables
+UPDATABLE = {"state", "question", "qid", "answer", "revealed", "ended", "solution", "size", "locked"}
+ROOMS = ("code, teacher_hash, created, expires, ended, version, state, question, qid, answer, revealed, solution,"
+         " owner, address, beat, size, locked, joined")  # fmt: skip
+GONE = ("answers", "students", "screens", "invites", "questions", "banned")  # a room's rows in other tables
 
 
 def default_path() -> Path:
@@ -58,41 +76,171 @@ def default_path() -> Path:
     return Path(os.environ.get("MHA_LIVE_DB") or Path(tempfile.gettempdir()) / "mha-explorer-live.sqlite3")
 
 
+@contextlib.contextmanager
+def _folder_lock(path: str) -> Iterator[None]:
+    """The store's folder locked against the other processes of this app while one of them makes or mends the file
+    (an advisory lock on the folder itself: no file of its own; none where the system has no fcntl)."""
+    if fcntl is None:  # pragma: no cover - not on Linux or macOS
+        yield
+        return
+    fd = os.open(os.path.dirname(os.path.abspath(path)) or ".", os.O_RDONLY)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)
+
+
+# How a process mends the store when its file was removed or replaced (`SqliteBackend._rescue`): what it still reads
+# from the file it opened goes into the file now at the path. A room keeps the newer of its two versions; any other
+# row the new file already has stays as it is (it is newer: written there since).
+MERGE = {"rooms": "ON CONFLICT (code) DO UPDATE SET {sets} WHERE excluded.version > rooms.version"}
+
+
 class SqliteBackend:
+    """The store in one SQLite file. The file is checked once a second (`CHECK_EVERY`): when it was removed or replaced
+    (a cleaner of the temporary folder, a copy put in its place), this process writes what it holds into the file now
+    at the path (made when missing) and goes on there, so nothing a student was told was sent is lost, and every other
+    process on the path sees the same rooms again; when that cannot be done (the folder is gone), the store is down."""
+
     def __init__(self, path: str | Path | None = None, timeout: float = 2.0) -> None:
         self.path, self.timeout = str(path or default_path()), timeout
-        self._idle: list[sqlite3.Connection] = []  # connections not in a transaction, at most MAX_IDLE
+        self._idle: list[tuple[int, sqlite3.Connection]] = []  # connections not in a transaction, at most MAX_IDLE
         self._lock = threading.Lock()
         # One writer of this process at a time waits here, in line, instead of in SQLite's busy handler, which
         # sleeps and polls: with 60 students joining at once the lock's holder waited for the GIL between polls of
         # the others, and some joins ran out of time. Writers of other processes still meet in SQLite.
         self._writer = threading.Lock()
+        self._generation = 0  # the file's: connections to a file the path no longer names are not given back
+        self._check_lock = threading.Lock()
+        self._next_check = time.monotonic() + CHECK_EVERY
+        self._anchor: sqlite3.Connection | None = None  # open on this process's file: what it holds, readable
+        self._takes = 0  # token buckets taken from (every SWEEP_BUCKETS-th sweeps the full ones away)
         try:
-            db = self._take()
-            db.executescript(SCHEMA)
-            for table, column, decl in ADDED:
-                if column not in {row[1] for row in db.execute(f"PRAGMA table_info({table})")}:
-                    db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {decl}")
-            self._give(db)
-        except sqlite3.Error:
+            self._open_file()
+        except (sqlite3.Error, OSError):
             raise StoreUnavailable() from None
 
     MAX_IDLE = 8  # more threads than this at once open a connection of their own and close it after
 
-    def _take(self) -> sqlite3.Connection:
-        with self._lock:
-            if self._idle:
-                return self._idle.pop()
+    def _connect(self) -> sqlite3.Connection:
         db = sqlite3.connect(self.path, timeout=self.timeout, isolation_level=None, check_same_thread=False)
         db.execute("PRAGMA journal_mode=WAL")
         db.execute("PRAGMA synchronous=NORMAL")
         db.execute("PRAGMA secure_delete=ON")  # a deleted row's bytes are overwritten, not left in a free page
         return db
 
-    def _give(self, db: sqlite3.Connection) -> None:
+    def _stat(self, suffix: str = "") -> tuple[int, int] | None:
+        """(device, inode) of the file at the path (or its -wal, -shm), None when there is none."""
+        try:
+            st = os.stat(self.path + suffix)
+        except FileNotFoundError:
+            return None
+        return st.st_dev, st.st_ino
+
+    def _prepare(self) -> None:
+        """Under the folder's lock: the file at the path, made when missing (without the -wal and -shm of a removed one,
+        which another process may still write to: SQLite would take them for the new file's), with every table."""
+        if self._stat() is None:
+            for suffix in ("-wal", "-shm"):
+                with contextlib.suppress(FileNotFoundError):
+                    os.unlink(self.path + suffix)  # the name only: a process that has them open keeps them
+        db = self._connect()
+        try:
+            db.executescript(SCHEMA)
+            for table, column, decl in ADDED:
+                if column not in {row[1] for row in db.execute(f"PRAGMA table_info({table})")}:
+                    db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {decl}")
+        finally:
+            db.close()
+
+    def _open_file(self) -> None:
+        with _folder_lock(self.path):
+            self._prepare()
+            anchor = self._connect()
+            anchor.execute("SELECT COUNT(*) FROM rooms").fetchone()  # from now on it holds the file's -wal open
+            self._files = (self._stat(), self._stat("-wal"), self._stat("-shm"))
+        self._anchor = anchor
+
+    def _check(self) -> None:
+        """Once a second: is the file at the path still this process's? If not, mend (`_rescue`)."""
+        if time.monotonic() < self._next_check:
+            return
+        with self._check_lock:
+            if time.monotonic() < self._next_check:
+                return
+            self._next_check = time.monotonic() + CHECK_EVERY / 2  # a failed mend is tried again soon, not at once
+            try:
+                moved = self._stat() != self._files[0]
+                if moved:
+                    self._rescue()
+            except (sqlite3.Error, OSError):
+                raise StoreUnavailable() from None
+            self._next_check = time.monotonic() + CHECK_EVERY
+
+    def _rescue(self) -> None:
+        """The file at the path is not the one this process opened (removed, or replaced): what this process can still
+        read of its own file (the anchor's) goes into the one at the path (made when missing), and every connection
+        from now on opens that one. The other processes on the path do the same when they notice."""
+        if not self._writer.acquire(timeout=LINE_SECONDS):  # no write of this process is under way meanwhile
+            raise StoreUnavailable()
+        try:
+            with _folder_lock(self.path):
+                if self._stat() is not None:  # replaced: this process's -wal and -shm are no part of the new file
+                    for suffix, mine in (("-wal", self._files[1]), ("-shm", self._files[2])):
+                        if mine is not None and self._stat(suffix) == mine:
+                            os.unlink(self.path + suffix)
+                self._prepare()
+                self._merge()
+                anchor = self._connect()
+                anchor.execute("SELECT COUNT(*) FROM rooms").fetchone()
+                old, self._anchor = self._anchor, anchor
+                self._files = (self._stat(), self._stat("-wal"), self._stat("-shm"))
+            with self._lock:
+                self._generation += 1
+                idle, self._idle = self._idle, []
+            for _, db in idle:
+                db.close()
+            if old is not None:
+                old.close()
+        finally:
+            self._writer.release()
+
+    def _merge(self) -> None:
+        """Every row of this process's file (the anchor's) into the file at the path, attached as `fresh`."""
+        db = self._anchor
+        assert db is not None
+        db.execute("ATTACH DATABASE ? AS fresh", (self.path,))
+        try:
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                for table in ("rooms", "students", "answers", "screens", "invites", "questions", "banned", "buckets",
+                              "secret"):  # fmt: skip
+                    mine = [row[1] for row in db.execute(f"PRAGMA main.table_info({table})")]
+                    theirs = {row[1] for row in db.execute(f"PRAGMA fresh.table_info({table})")}
+                    cols = ", ".join(c for c in mine if c in theirs)
+                    sets = ", ".join(f"{c} = excluded.{c}" for c in mine if c in theirs)
+                    tail = MERGE[table].format(sets=sets) if table in MERGE else ""
+                    verb = "INSERT" if tail else "INSERT OR IGNORE"
+                    db.execute(f"{verb} INTO fresh.{table} ({cols}) SELECT {cols} FROM main.{table} WHERE true {tail}")
+                db.execute("COMMIT")
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+        finally:
+            db.execute("DETACH DATABASE fresh")
+
+    def _take(self) -> tuple[int, sqlite3.Connection]:
         with self._lock:
-            if len(self._idle) < self.MAX_IDLE:
-                self._idle.append(db)
+            if self._idle:
+                return self._idle.pop()
+            generation = self._generation
+        return generation, self._connect()
+
+    def _give(self, generation: int, db: sqlite3.Connection) -> None:
+        with self._lock:
+            if generation == self._generation and len(self._idle) < self.MAX_IDLE:
+                self._idle.append((generation, db))
                 return
         db.close()
 
@@ -102,10 +250,11 @@ class SqliteBackend:
 
         def __enter__(self) -> sqlite3.Connection:
             self.db: sqlite3.Connection | None = None
+            self.backend._check()
             if self.write and not self.backend._writer.acquire(timeout=LINE_SECONDS):
                 raise StoreUnavailable()
             try:
-                self.db = self.backend._take()
+                self.generation, self.db = self.backend._take()
                 self.db.execute("BEGIN IMMEDIATE" if self.write else "BEGIN")
             except sqlite3.Error:
                 if self.db is not None:  # a broken connection is not given back
@@ -125,7 +274,7 @@ class SqliteBackend:
             finally:
                 if self.write:
                     self.backend._writer.release()
-            self.backend._give(self.db)
+            self.backend._give(self.generation, self.db)
             if kind is not None and issubclass(kind, sqlite3.Error):
                 raise StoreUnavailable() from exc
             return False
@@ -138,28 +287,28 @@ class SqliteBackend:
         with self._tx(write=False) as db:
             db.execute("SELECT 1").fetchone()
 
-    def insert_room(self, rec: Record, now: float, caps: RoomCaps, room_idle: float) -> tuple[str, float]:
+    def insert_room(self, rec: Record, now: float, caps: RoomCaps) -> tuple[str, float]:
         with self._tx() as db:
             for table in GONE:  # rooms long gone take their rows along
                 db.execute(f"DELETE FROM {table} WHERE code IN (SELECT code FROM rooms WHERE expires <= ?)", (now,))
             db.execute("DELETE FROM rooms WHERE expires <= ?", (now,))
-            db.execute("UPDATE rooms SET ended = 1, version = version + 1 WHERE ended = 0 AND beat < ?",
-                       (caps.idle_before,))  # abandoned: no screen of theirs seen for room_idle  # fmt: skip
+            db.execute("DELETE FROM buckets WHERE full_at <= ?", (now,))  # a full bucket is no bucket
+            # abandoned: no screen of theirs seen for room_idle (unjoined_idle when no student ever joined)
+            db.execute("UPDATE rooms SET ended = 1, version = version + 1 WHERE ended = 0 AND (beat < ? OR"
+                       " (joined = 0 AND beat < ?))", (caps.idle_before, caps.unjoined_before))  # fmt: skip
             (open_rooms, free_at) = db.execute(
-                "SELECT COUNT(*), MIN(MIN(expires, beat + ?)) FROM rooms WHERE ended = 0", (room_idle,)).fetchone()
+                "SELECT COUNT(*), MIN(MIN(expires, beat + CASE WHEN joined THEN ? ELSE ? END)) FROM rooms"
+                " WHERE ended = 0", (caps.room_idle, caps.unjoined_idle)).fetchone()  # fmt: skip
             if open_rooms >= caps.max_rooms:
                 return "full", free_at or now
-            for column, value, cap, why in (("owner", rec.owner, caps.per_client, "client"),
-                                            ("address", rec.address, caps.per_address, "address")):  # fmt: skip
-                if cap and value:
-                    (n,) = db.execute(f"SELECT COUNT(*) FROM rooms WHERE ended = 0 AND {column} = ?",
-                                      (value,)).fetchone()  # fmt: skip
-                    if n >= cap:
-                        return why, now
+            if caps.per_client and rec.owner:
+                (n,) = db.execute("SELECT COUNT(*) FROM rooms WHERE ended = 0 AND owner = ?", (rec.owner,)).fetchone()
+                if n >= caps.per_client:
+                    return "client", now
             cur = db.execute(
-                f"INSERT OR IGNORE INTO rooms ({ROOMS}) VALUES (?, ?, ?, ?, 0, 0, '{{}}', '', '', -1, 0, '', ?, ?, ?)",
-                (rec.code, rec.teacher_hash, rec.created, rec.expires, rec.owner, rec.address, rec.beat),
-            )
+                f"INSERT OR IGNORE INTO rooms ({ROOMS}) VALUES (?, ?, ?, ?, 0, 0, '{{}}', '', '', -1, 0, '', ?, ?, ?,"
+                " 0, 0, 0)", (rec.code, rec.teacher_hash, rec.created, rec.expires, rec.owner, rec.address, rec.beat),
+            )  # fmt: skip
             return ("ok" if cur.rowcount == 1 else "taken"), now
 
     def load_room(self, code: str) -> Record | None:
@@ -190,22 +339,31 @@ class SqliteBackend:
             (version,) = db.execute("SELECT version FROM rooms WHERE code = ?", (code,)).fetchone()
         return version
 
-    def add_student(self, code: str, sid: str, now: float, expires: float, client: str, address: str,
+    def add_student(self, code: str, sid: str, now: float, expires: float, client: str, network: str,
                     caps: SeatCaps) -> str:  # fmt: skip
         with self._tx() as db:
-            db.execute("DELETE FROM students WHERE code = ? AND seen < ?", (code, caps.idle_before))  # given back
+            marks = ", ".join("?" * len(caps.bans))
+            if caps.bans and db.execute(f"SELECT 1 FROM banned WHERE code = ? AND who IN ({marks})",
+                                        (code, *caps.bans)).fetchone():  # fmt: skip
+                return "banned"
+            size, locked = db.execute("SELECT size, locked FROM rooms WHERE code = ?", (code,)).fetchone() or (0, 0)
+            if locked:
+                return "locked"
+            size = min(size or caps.max_students, caps.max_students)
             (n,) = db.execute("SELECT COUNT(*) FROM students WHERE code = ?", (code,)).fetchone()
-            if n >= caps.max_students:
-                return "full"
-            for column, value, cap, why in (("client", client, caps.per_client, "client"),
-                                            ("address", address, caps.per_address, "address")):  # fmt: skip
-                if cap and value:
-                    (held,) = db.execute(f"SELECT COUNT(*) FROM students WHERE code = ? AND {column} = ?",
-                                         (code, value)).fetchone()  # fmt: skip
-                    if held >= cap:
-                        return why
+            if n >= size:  # full: seats of students gone for a while are given back
+                db.execute("DELETE FROM students WHERE code = ? AND seen < ?", (code, caps.idle_before))
+                (n,) = db.execute("SELECT COUNT(*) FROM students WHERE code = ?", (code,)).fetchone()
+                if n >= size:
+                    return "full"
+            if caps.per_client and client:
+                (held,) = db.execute("SELECT COUNT(*) FROM students WHERE code = ? AND client = ?",
+                                     (code, client)).fetchone()  # fmt: skip
+                if held >= caps.per_client:
+                    return "client"
             db.execute("INSERT OR IGNORE INTO students (code, sid, joined, seen, client, address)"
-                       " VALUES (?, ?, ?, ?, ?, ?)", (code, sid, now, now, client, address))  # fmt: skip
+                       " VALUES (?, ?, ?, ?, ?, ?)", (code, sid, now, now, client, network))  # fmt: skip
+            db.execute("UPDATE rooms SET joined = 1 WHERE code = ? AND joined = 0", (code,))
         return "ok"
 
     def student_client(self, code: str, sid: str) -> str | None:
@@ -225,6 +383,43 @@ class SqliteBackend:
                 "SELECT COUNT(*), COALESCE(SUM(seen > ?), 0), COALESCE(SUM(seen > ? AND following = 1), 0)"
                 " FROM students WHERE code = ?", (since, since, code),
             ).fetchone()  # fmt: skip
+
+    def get_students(self, code: str) -> list[StudentRow]:
+        with self._tx(write=False) as db:
+            rows = db.execute("SELECT sid, joined, seen, following, client, address FROM students WHERE code = ?",
+                              (code,)).fetchall()  # fmt: skip
+        return [(sid, joined, seen, bool(following), client, network) for sid, joined, seen, following, client, network
+                in rows]  # fmt: skip
+
+    def ban(self, code: str, who: list[str], expires: float) -> None:
+        with self._tx() as db:
+            db.executemany("INSERT OR IGNORE INTO banned (code, who) VALUES (?, ?)", [(code, w) for w in who])
+
+    def remove_students(self, code: str, sids: list[str]) -> int:
+        with self._tx() as db:
+            removed = 0
+            for sid in sids:
+                removed += db.execute("DELETE FROM students WHERE code = ? AND sid = ?", (code, sid)).rowcount
+                db.execute("DELETE FROM answers WHERE code = ? AND sid = ?", (code, sid))
+        return removed
+
+    def take(self, key: str, now: float, burst: float, per_second: float, queue: float = 0.0,
+             cost: float = 1.0) -> float:  # fmt: skip
+        per_second = max(per_second, 1e-9)
+        self._takes += 1
+        with self._tx() as db:
+            if self._takes % SWEEP_BUCKETS == 0:  # a full bucket is no bucket: the table holds the networks of the hour
+                db.execute("DELETE FROM buckets WHERE full_at <= ?", (now,))
+            row = db.execute("SELECT tokens, at FROM buckets WHERE key = ?", (key,)).fetchone()
+            tokens = burst if row is None else min(burst, row[0] + max(0.0, now - row[1]) * per_second)
+            wait = 0.0 if tokens >= cost else (cost - tokens) / per_second
+            if wait > queue:
+                return -wait
+            tokens -= cost
+            full_at = now + max(0.0, burst - tokens) / per_second
+            db.execute("INSERT OR REPLACE INTO buckets (key, tokens, at, full_at) VALUES (?, ?, ?, ?)",
+                       (key, tokens, now, full_at))  # fmt: skip
+        return wait
 
     def put_screen(self, code: str, row: ScreenRow, max_screens: int, expires: float, stale_before: float,
                    gone_before: float) -> bool:  # fmt: skip
@@ -292,28 +487,36 @@ class SqliteBackend:
             return db.execute("SELECT sid, choice, nickname, at, value FROM answers WHERE code = ? AND qid = ?",
                               (code, qid)).fetchall()  # fmt: skip
 
+    def secret(self, candidate: str) -> str:
+        with self._tx() as db:
+            db.execute("INSERT OR IGNORE INTO secret (one, value) VALUES (1, ?)", (candidate,))
+            return db.execute("SELECT value FROM secret WHERE one = 1").fetchone()[0]
+
     # ---- deleting (liveclass/privacy.py)
     def delete_room(self, code: str) -> None:
         with self._tx() as db:
             for table in (*GONE, "rooms"):
                 db.execute(f"DELETE FROM {table} WHERE code = ?", (code,))
+            prefix = room_bucket(code)
+            db.execute("DELETE FROM buckets WHERE substr(key, 1, ?) = ?", (len(prefix), prefix))
         self._scrub()
 
-    def purge(self, before: float) -> int:
+    def purge(self, before: float, now: float) -> int:
         with self._tx() as db:
             gone = db.execute("DELETE FROM rooms WHERE expires <= ?", (before,)).rowcount
             for table in GONE:  # the rows of every room that is no longer there (expired now, or earlier)
                 db.execute(f"DELETE FROM {table} WHERE code NOT IN (SELECT code FROM rooms)")
+            db.execute("DELETE FROM buckets WHERE full_at <= ?", (now,))  # a full bucket is no bucket (a room's too)
         self._scrub()  # and what the log still holds of rooms deleted since the last sweep (insert_room deletes too)
         return gone
 
     def _scrub(self) -> None:
         """The write-ahead log still holds the pages as they were before a deletion: copy it into the file (whose
         deleted bytes secure_delete zeroed) and truncate it. A reader in the way makes it wait for the next one."""
-        db = self._take()
+        generation, db = self._take()
         try:
             db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
         except sqlite3.Error:
             db.close()
             return
-        self._give(db)
+        self._give(generation, db)

@@ -161,20 +161,27 @@ def websocket_upgrade(base_url: str, host: str, origin: str | None) -> int:
 NGINX = shutil.which("nginx") or ("/usr/sbin/nginx" if Path("/usr/sbin/nginx").exists() else None)
 
 
+def nginx_conf(listen: str, servers: list[str], run: str, allowed_hosts: str = "") -> str:
+    """deploy/nginx.conf filled in by deploy/nginx-conf.sh, as docker-compose.yml's nginx fills it at start."""
+    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LISTEN": listen, "SERVER_A": servers[0],
+           "SERVER_B": servers[1], "RUN": run, "MHA_ALLOWED_HOSTS": allowed_hosts}  # fmt: skip
+    return subprocess.run(["sh", str(ROOT / "deploy" / "nginx-conf.sh")], env=env, capture_output=True, text=True,
+                          check=True).stdout  # fmt: skip
+
+
 @contextlib.contextmanager
-def nginx_in_front(servers: list[str], timeout: float = 20.0, address: str = "127.0.0.1") -> Iterator[str]:
+def nginx_in_front(servers: list[str], timeout: float = 20.0, address: str = "127.0.0.1",
+                   allowed_hosts: str = "") -> Iterator[str]:  # fmt: skip
     """deploy/nginx.conf, filled as docker-compose.yml fills it, in front of two servers ("host:port" each), listening
-    on `address`; yields the proxy's base URL once a health check passes through it, stops nginx afterwards."""
+    on `address` (`allowed_hosts`: its MHA_ALLOWED_HOSTS); yields the proxy's base URL once a health check passes
+    through it, stops nginx afterwards."""
     with tempfile.TemporaryDirectory() as tmp:
         prefix = Path(tmp)
         prefix.chmod(0o755)  # nginx's workers (nobody, when started as root) open the doors' sockets in it
         (prefix / "logs").mkdir()
         port = free_port()
-        conf = (ROOT / "deploy" / "nginx.conf").read_text(encoding="utf-8")
-        for key, value in [("__LISTEN__", f"{address}:{port}"), ("__SERVER_A__", servers[0]),
-                           ("__SERVER_B__", servers[1]), ("__RUN__", str(prefix))]:  # fmt: skip
-            conf = conf.replace(key, value)
-        (prefix / "nginx.conf").write_text(conf, encoding="utf-8")
+        (prefix / "nginx.conf").write_text(nginx_conf(f"{address}:{port}", servers, str(prefix), allowed_hosts),
+                                           encoding="utf-8")  # fmt: skip
         log = prefix / "logs" / "error.log"
         proc = subprocess.Popen(
             [NGINX or "nginx", "-p", str(prefix), "-c", str(prefix / "nginx.conf"), "-e", str(log),

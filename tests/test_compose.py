@@ -9,7 +9,14 @@ question, two students answer, Redis is killed mid-question and started again: b
 Redis stopped: both keep working with the "cannot be reached" message; Redis started again: the student follows
 the teacher again. Through the stack's nginx: the websocket upgrade with a school Host/Origin gets 101, a foreign
 Origin 403; the security headers; /_stcore/metrics refused to a request from outside the nginx container; unknown
-paths 404.
+paths 404; the stack runs with MHA_ALLOWED_HOSTS (classroom.lan and 10.1.2.3): another host name gets 421.
+
+A class behind one address, as Docker gives it: every browser and student of this test reaches nginx through the port
+Docker publishes, so nginx sees them all at one address (the compose network's gateway). 30 more students (Streamlit's
+websocket protocol, tests/live_students.py) join the class the two browsers are in: all 32 are seated with the default
+limits, and the store holds every one of them under that one address's network (its digest: no address is stored),
+passed on by nginx, never under nginx's own (the replicas trust nginx by its name: MHA_TRUSTED_PROXIES in
+docker-compose.yml).
 
 Set MHA_COMPOSE_SHOTS to a folder to keep 1280x720 screenshots of each stage. Only when Docker cannot run here at
 all (or no compose tool can be had) do these tests skip.
@@ -30,6 +37,8 @@ from pathlib import Path
 
 import pytest
 
+from liveclass.privacy import network_digest
+from network import address_key
 from tests import test_docker as td
 from tests.browser import (
     CHROMIUM,
@@ -41,6 +50,7 @@ from tests.browser import (
     wait_idle,
     websocket_upgrade,
 )
+from tests.live_students import seat
 from tests.test_docker import engine  # noqa: F401  (the fixture: a Docker engine that answers)
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -85,6 +95,12 @@ class Stack:
         nets = json.loads(nets)
         return next(iter(nets.values()))["IPAddress"]
 
+    def gateway(self) -> str:
+        """The compose network's gateway: where a connection to the port Docker publishes comes from, as nginx sees
+        it (Docker's proxy of a published port, or its NAT)."""
+        nets = td.docker("inspect", "-f", "{{json .NetworkSettings.Networks}}", self.container("nginx")).stdout
+        return next(iter(json.loads(nets).values()))["Gateway"]
+
 
 def _healthy(stack: Stack, service: str, timeout: float = 120) -> float:
     t0 = time.monotonic()
@@ -103,7 +119,7 @@ def stack(engine) -> Iterator[Stack]:  # noqa: F811
     built = td.build_image(APP_IMAGE)
     print(f"\napp image built in {built.seconds:.0f} s")
     env = {**os.environ, "MHA_IMAGE": APP_IMAGE, "MHA_BASE_IMAGE": td.BASE_TAG, "MHA_PORT": str(free_port()),
-           "DOCKER_HOST": "unix:///var/run/docker.sock"}  # fmt: skip
+           "DOCKER_HOST": "unix:///var/run/docker.sock", "MHA_ALLOWED_HOSTS": "classroom.lan,10.1.2.3"}  # fmt: skip
     s = Stack(compose, env, f"http://127.0.0.1:{env['MHA_PORT']}")
     try:
         t0 = time.monotonic()
@@ -157,6 +173,11 @@ def test_nginx_of_the_stack_on_a_school_address(stack):
     for host in ("classroom.lan:8080", "10.1.2.3:8080"):
         assert websocket_upgrade(stack.url, host, f"http://{host}") == 101
     assert websocket_upgrade(stack.url, "classroom.lan:8080", "http://evil.example:8080") == 403
+    assert websocket_upgrade(stack.url, "evil.example:8080", "http://evil.example:8080") == 421  # MHA_ALLOWED_HOSTS
+    assert _get(f"{stack.url}/heads", host="evil.example")[0] == 421
+    for service in ("app1", "app2"):  # the replicas have the list too (a request that reaches them some other way)
+        env = td.docker("inspect", "-f", "{{json .Config.Env}}", stack.container(service)).stdout
+        assert "MHA_ALLOWED_HOSTS=classroom.lan,10.1.2.3" in json.loads(env), env
     status, headers = _get(f"{stack.url}/heads")
     assert status == 200 and headers["X-Frame-Options"] == "SAMEORIGIN"
     assert "frame-ancestors 'self'" in headers["Content-Security-Policy"]
@@ -259,6 +280,20 @@ def test_a_live_class_over_both_replicas_through_nginx_survives_redis_going_away
             other.get_by_text(f"Following the teacher · live class {code}").first.wait_for(timeout=FOLLOW_TIMEOUT)
             other.wait_for_function(f"() => ({HEAD_TILES})() === 4", timeout=FOLLOW_TIMEOUT)
             wait_idle(other)
+
+            # 30 more students, all behind the one address Docker's port gives them: every one seated, and the store
+            # holds each under that address's network digest (passed on by nginx, which the replicas trust), never
+            # under nginx's own
+            t0 = time.monotonic()
+            said = seat(stack.url, code, [""] * 30)
+            print(f"30 more students seated in {time.monotonic() - t0:.1f} s")
+            assert said == ["following"] * 30, said
+            who = td.docker("exec", stack.container("redis"), "redis-cli", "HVALS", f"mha:live:room:{code}:who").stdout
+            networks = [line.split("|")[1] for line in who.split()]  # each seat's network: its digest (no address)
+            key = td.docker("exec", stack.container("redis"), "redis-cli", "GET", "mha:live:secret").stdout.strip()
+            gateway, nginx = (network_digest(key, address_key(a)) for a in (stack.gateway(), stack.address("nginx")))
+            assert len(networks) == 32 and set(networks) == {gateway} and gateway != nginx, networks
+            teacher.get_by_text("32 joined").first.wait_for(timeout=FOLLOW_TIMEOUT)
 
             # a question; two students answer; Redis is killed mid-question and started again: no answer is lost
             choose(teacher, "Question", "How the cost grows with L")  # students type a number

@@ -11,12 +11,19 @@ answers this machine only, paths the app does not serve are 404, and in Chromium
 the proxy, every page loads and draws its charts under the Content-Security-Policy without one violation; a
 teacher and a student hold a live class through it.
 
+Where the students are (X-Forwarded-For sent to the proxy from this machine, which nginx and the servers trust as
+they trust a proxy on it): students with addresses of their own and a class behind one school address join through
+nginx, each seated, the app naming each by the address nginx passed on; codes guessed from one network through nginx
+are slowed for that network only. With MHA_ALLOWED_HOSTS, nginx (and a bare server, serve.py) answer only the names
+listed; other methods and odd requests get their status and put no traceback in the server's log.
+
 Set MHA_DEPLOY_SHOTS to a folder to keep screenshots of the teacher and the student."""
 
 from __future__ import annotations
 
 import http.cookiejar
 import os
+import socket
 import urllib.error
 import urllib.request
 from collections import Counter
@@ -41,6 +48,7 @@ from tests.browser import (
     websocket_upgrade,
 )
 from tests.conftest import CHARTLESS, PAGES
+from tests.live_students import seat
 
 pytestmark = pytest.mark.skipif(NGINX is None, reason="nginx is not installed (.ci/run installs it)")
 OUTBOUND: list[Path] = []  # each server's record of what it tried to reach outside this machine
@@ -179,6 +187,115 @@ def test_a_browser_whose_server_is_down_is_served_by_the_other(servers):
                 with urllib.request.urlopen(request, timeout=10) as r:
                     tried = r.headers["X-Explorer-Upstream"].split(", ")  # nginx lists each server it tried
                     assert r.read() == b"ok" and tried[-1] == servers[1], tried
+
+
+# ---------------------------------------------------------------- where the students are
+SCHOOL = "198.51.100.7"  # the school's one public address (its NAT, or its web proxy)
+
+
+def test_a_class_behind_one_address_and_students_with_their_own_join_through_nginx(proxy):
+    """24 students behind the school's one address and 8 with addresses of their own (each address what nginx passes
+    on: X-Forwarded-For from this machine, which it trusts) join through nginx onto both servers: every one is seated
+    with the default limits, and the teacher's seat list names the school's 24 as one network and the others as eight
+    more (the console's own network: the school's)."""
+    from liveclass import Client, open_rooms
+
+    url, _ = proxy
+    rooms = open_rooms()  # the servers' store: the SQLite file of this test run (tests/conftest.py)
+    ticket = rooms.create(Client("t" * 64, SCHOOL))
+    rooms.lead(ticket.code, ticket.key, {"page": "glossary"})  # a light page: the joins are what is measured here
+    own = [f"203.0.113.{i}" for i in range(1, 9)]
+    said = seat(url, ticket.code, [SCHOOL] * 24 + own)
+    assert said == ["following"] * 32, said
+    seats = rooms.seats(ticket.code, ticket.key, viewer=SCHOOL)
+    networks = [s.network for s in seats]
+    assert len(seats) == 32 and networks.count(0) == 24 and sorted(set(networks) - {0}) == list(range(1, 9))
+    rooms.end(ticket.code, ticket.key)
+
+
+def _raw(url: str, request: str) -> str:
+    """The status line a raw HTTP/1.1 request gets."""
+    host, port = url.removeprefix("http://").rsplit(":", 1)
+    with socket.create_connection((host, int(port)), timeout=10) as s:
+        s.sendall(request.encode("latin-1"))
+        return s.recv(4096).split(b"\r\n", 1)[0].decode("latin-1")
+
+
+def test_codes_guessed_through_nginx_are_slowed_for_that_network_only(proxy):
+    from liveclass import Client, open_rooms
+
+    url, _ = proxy
+    rooms = open_rooms()
+    ticket = rooms.create(Client("t" * 64, SCHOOL))
+    guesser, school = {"X-Forwarded-For": "192.0.2.66"}, {"X-Forwarded-For": SCHOOL}
+    statuses = [_get(f"{url}/live/version?room=ZZ{a}{b}{c}{d}", guesser)[0]
+                for a in "234" for b in "567" for c in "89" for d in "ABCDE"][:31]  # fmt: skip
+    assert statuses == [404] * 30 + [429], statuses
+    status, headers, _ = _get(f"{url}/live/version?room={ticket.code}", guesser)
+    assert status == 429 and int({k.lower(): v for k, v in headers.items()}["retry-after"]) >= 1  # real codes too
+    assert _get(f"{url}/live/version?room={ticket.code}", school)[0] == 200  # the school's do not
+    rooms.end(ticket.code, ticket.key)
+
+
+def test_nginx_with_allowed_hosts_answers_only_those_names(servers):
+    with nginx_in_front(servers, allowed_hosts="classroom.lan, 10.1.2.3") as url:
+        for host in ("classroom.lan:8080", "10.1.2.3:8080", "CLASSROOM.LAN"):
+            assert _get(f"{url}/heads", {"Host": host})[0] == 200
+        for host in ("evil.example:8080", "classroom.lan.evil.example", "10.1.2.4:8080"):
+            assert _get(f"{url}/heads", {"Host": host})[0] == 421
+        assert websocket_upgrade(url, "classroom.lan:8080", "http://classroom.lan:8080") == 101
+        assert websocket_upgrade(url, "evil.example:8080", "http://evil.example:8080") == 421  # DNS rebinding
+        assert _get(f"{url}/_stcore/health")[0] == 200  # 127.0.0.1: always
+
+
+@pytest.fixture(scope="module")
+def guarded():
+    """A bare server as the README and the image start it, with MHA_ALLOWED_HOSTS."""
+    with streamlit_server(env={"MHA_ALLOWED_HOSTS": "classroom.lan"}) as url:
+        yield url
+
+
+def test_a_bare_server_with_allowed_hosts_answers_only_those_names(guarded):
+    assert websocket_upgrade(guarded, "classroom.lan:8501", "http://classroom.lan:8501") == 101
+    assert websocket_upgrade(guarded, "evil.example:8501", "http://evil.example:8501") == 403  # closed before it opens
+    for host, status in (("classroom.lan:8501", 200), ("evil.example", 421), ("", 421), ("127.0.0.1:9", 200),
+                         ("[::1]:8501", 200), ("classroom.lan:x", 421)):  # fmt: skip
+        assert _raw(guarded, f"GET /heads HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n") == \
+            f"HTTP/1.1 {status} " + {200: "OK", 421: "Misdirected Request"}[status], host  # fmt: skip
+    assert _get(f"{guarded}/live/version?room=ABCDEF", {"Host": "evil.example"})[0] == 421
+    assert _get(f"{guarded}/_stcore/health", {"Host": "10.244.3.7:8501"})[0] == 200  # a probe (Host: the pod's address)
+
+
+@pytest.mark.parametrize("method", ["POST", "PUT", "DELETE", "OPTIONS", "PATCH", "TRACE", "FOO"])
+def test_other_methods_on_the_version_route_are_405_and_put_no_traceback_in_the_log(guarded, proxy, method):
+    from tests.browser import server_log
+
+    for base in (guarded, proxy[0]):
+        for _ in range(3):
+            line = _raw(base, f"{method} /live/version?room=ABCDEF HTTP/1.1\r\nHost: classroom.lan\r\n"
+                              "Content-Length: 0\r\nConnection: close\r\n\r\n")  # fmt: skip
+            assert line.split()[1] in ("405", "400"), (base, line)  # nginx refuses TRACE and unknown methods itself
+    for base in (guarded, *(f"http://{s}" for s in proxy[1])):
+        assert "Traceback" not in server_log(base, tail=10**6)
+
+
+ODD = [  # what a client may send the version route, and what each gets
+    ("GET /live/version?room=%ff%fe%00 HTTP/1.1", "X-Forwarded-For: not an address, \x7f", 404),
+    ("GET /live/version?room=ABCDEF&seat=" + "s" * 5000 + " HTTP/1.1", "X-Forwarded-For: 1.2.3.4, ::ffff:1.2.3.4", 404),
+    ("GET /live/version?room=ABCDEF&room=XYZ234&following=%ZZ HTTP/1.1", "X-Forwarded-For: 999.1.1.1", 404),
+    ("GET /live/version?" + "&".join(f"k{i}=v" for i in range(2000)) + " HTTP/1.1", "X-Forwarded-For: ,,,", 404),
+    ("HEAD /live/version?room=ABCDEF HTTP/1.1", "Cookie: mha_client=" + "x" * 3000, 404),
+]
+
+
+@pytest.mark.parametrize("request_line, header, status", ODD,
+                         ids=["bad-encoding", "long-seat", "repeated", "many-parameters", "head-long-cookie"])
+def test_odd_requests_to_the_version_route_get_an_answer_and_no_traceback(guarded, request_line, header, status):
+    from tests.browser import server_log
+
+    line = _raw(guarded, f"{request_line}\r\nHost: classroom.lan\r\n{header}\r\nConnection: close\r\n\r\n")
+    assert line.split()[1] == str(status), line
+    assert "Traceback" not in server_log(guarded, tail=10**6)
 
 
 @pytest.mark.browser

@@ -31,7 +31,7 @@ CHECKOV_SKIPS = {
 }  # fmt: skip
 SECRET, SECRET_KEYS = "mha-explorer-secrets", {"cookie-secret", "redis-password"}
 # settings the manifests set that no code reads yet, and the issue that adds the code (remove once it has landed)
-COMING = {"MHA_ALLOWED_HOSTS": "issue 49"}
+COMING: dict[str, str] = {}
 
 
 def kubectl() -> str:
@@ -261,8 +261,8 @@ def test_ports_and_health_agree_with_the_image_and_compose(rendered, overlay):
     assert app["ports"] == [{"name": "http", "containerPort": port, "protocol": "TCP"}]
     assert settings(docs)["PORT"] == str(port)
     assert app["readinessProbe"]["httpGet"]["path"] == health == "/_stcore/health"
-    command = " ".join(compose()["services"]["nginx"]["command"])
-    assert re.findall(r"s/__SERVER_[AB]__/app\d:(\d+)/", command) == [str(port)] * 2
+    upstreams = compose()["services"]["nginx"]["environment"]  # deploy/nginx-conf.sh fills nginx.conf with them
+    assert [upstreams[k].rsplit(":", 1)[1] for k in ("SERVER_A", "SERVER_B")] == [str(port)] * 2
     service = one(docs, "Service", "mha-explorer")["spec"]["ports"]
     assert service == [{"name": "http", "port": 80, "targetPort": "http", "protocol": "TCP"}]
     policy = one(docs, "NetworkPolicy", "app-from-ingress")["spec"]["ingress"][0]["ports"]
@@ -294,23 +294,26 @@ def test_redis_keeps_what_compose_keeps_and_the_app_finds_it(rendered, overlay):
 
 @pytest.mark.parametrize("overlay", OVERLAYS)
 def test_settings_agree_with_compose_and_the_code_that_reads_them(rendered, overlay):
-    from classroom.identity import TRUSTED_ENV
-    from liveclass import LIMIT_ENV, REDIS_ENV
+    from liveclass import LIMIT_ENV, REDIS_ENV, Limits
+    from network import HOSTS_ENV, TRUSTED_ENV
 
     env = settings(rendered[overlay])
     composed = {k for k in compose()["x-app"]["environment"] if k.startswith("MHA_")}
     assert composed <= env.keys(), "every setting of the compose stack's replicas is set in the cluster too"
-    assert {REDIS_ENV, TRUSTED_ENV, "MHA_ALLOWED_HOSTS"} <= env.keys()
-    code = "\n".join(p.read_text(encoding="utf-8") for d in ("classroom", "liveclass", "ui", "budget", "explorer")
-                     for p in (ROOT / d).rglob("*.py")) + (ROOT / "serve.py").read_text(encoding="utf-8")  # fmt: skip
+    assert {REDIS_ENV, TRUSTED_ENV, HOSTS_ENV} <= env.keys()
+    limits = {name: str(getattr(Limits(), field)) for name, field in LIMIT_ENV.items()}
+    assert {name: env.get(name) for name in limits} == limits, "every limit is in the settings, at its default"
+    folders = ("classroom", "liveclass", "network", "ui", "budget", "explorer")
+    code = "\n".join(p.read_text(encoding="utf-8") for d in folders for p in (ROOT / d).rglob("*.py")) + \
+        (ROOT / "serve.py").read_text(encoding="utf-8")  # fmt: skip
     for name in (k for k in env if k.startswith("MHA_") and k != "MHA_REDIS_PASSWORD"):
         read = f'"{name}"' in code or name in LIMIT_ENV
         assert read or name in COMING, f"{name} is set but no code reads it"
         if name in COMING:
             assert not read, f"{name} is read now ({COMING[name]} landed): remove it from COMING"
-    for part in env[TRUSTED_ENV].split(","):  # the format classroom.identity reads: addresses and networks
+    for part in env[TRUSTED_ENV].split(","):  # network.addresses reads it; in a cluster: networks (the controller pods)
         ipaddress.ip_network(part.strip(), strict=False)
-    hosts = {h.strip() for h in env["MHA_ALLOWED_HOSTS"].split(",")}
+    hosts = {h.strip() for h in env[HOSTS_ENV].split(",")}
     named = [r["host"] for i in of_kind(rendered[overlay], "Ingress") for r in i["spec"]["rules"]] + [
         h for r in of_kind(rendered[overlay], "HTTPRoute") for h in r["spec"]["hostnames"]]  # fmt: skip
     assert named and set(named) <= hosts, "the server accepts every host name the way in is for"

@@ -28,17 +28,30 @@ def test_two_app_replicas_share_redis():
 
 
 def test_nginx_gets_deploy_nginx_conf_with_every_placeholder_filled():
+    """nginx fills the template with deploy/nginx-conf.sh from its environment (tests/browser.py runs the same script):
+    every placeholder filled, one upstream per replica; the replicas trust nginx by its name on the compose network
+    and never a header a client wrote; both get the optional MHA_ALLOWED_HOSTS."""
+    from tests.browser import nginx_conf
+
     services = compose()["services"]
     nginx = services["nginx"]
-    assert any(v.startswith("./deploy/nginx.conf:") for v in nginx["volumes"])
+    mounted = {v.split(":")[0]: v.split(":")[1] for v in nginx["volumes"]}
+    assert {"./deploy/nginx.conf", "./deploy/nginx-conf.sh"} <= set(mounted)
     script = nginx["command"][-1]
-    conf = (ROOT / "deploy" / "nginx.conf").read_text(encoding="utf-8")
-    for _, old, new in re.findall(r"-e 's([/|])(__\w+__)\1(.+?)\1'", script):
-        conf = conf.replace(old, new)
+    assert mounted["./deploy/nginx-conf.sh"] in script and shlex.split(script)[-3:] == ["nginx", "-g", "daemon off;"]
+    env = nginx["environment"]
+    conf = nginx_conf(env["LISTEN"], [env["SERVER_A"], env["SERVER_B"]], env["RUN"])
     assert "__" not in re.sub(r"#.*", "", conf)
     upstream = re.findall(r"^\s*server ([\w.-]+:\d+)[ ;]", conf, flags=re.M)  # the replicas (doors are sockets)
-    assert set(upstream) == {f"{name}:8501" for name, s in services.items() if s.get("build") == "."}
-    assert shlex.split(script)[-3:] == ["nginx", "-g", "daemon off;"]
+    apps = {name for name, s in services.items() if s.get("build") == "."}
+    assert set(upstream) == {f"{name}:8501" for name in apps}
+    assert "default 1;" in conf  # no list: any host
+    for name in apps:
+        assert services[name]["environment"]["MHA_TRUSTED_PROXIES"] == "nginx"  # the service nginx runs as
+        assert services[name]["environment"]["MHA_ALLOWED_HOSTS"] == env["MHA_ALLOWED_HOSTS"]
+    listed = nginx_conf("80", ["a:1", "b:2"], "/run", "Classroom.LAN, 10.1.2.3,fd00::5, x;y, $(id), *")
+    allowed = re.findall(r'^\s*"([^"]+)" 1;$', listed, flags=re.M)
+    assert allowed == ["[::1]", "classroom.lan", "10.1.2.3", "[fd00::5]"] and "default 0;" in listed
 
 
 def test_redis_and_nginx_are_built_from_debian_packages_not_pulled():

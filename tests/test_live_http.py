@@ -19,8 +19,11 @@ from liveclass import Client, LiveError, StoreUnavailable, open_rooms
 from liveclass.http import PATH, version_route
 
 
-def call(route, query: str) -> tuple[int, dict, dict]:
-    scope = {"type": "http", "method": "GET", "path": PATH, "query_string": query.encode(), "headers": []}
+def call(route, query: str, peer: str = "127.0.0.1", forwarded: str = "") -> tuple[int, dict, dict]:
+    """One poll of the route, from `peer` (this machine: the proxy) with the proxy's X-Forwarded-For."""
+    headers = [(b"x-forwarded-for", forwarded.encode())] if forwarded else []
+    scope = {"type": "http", "method": "GET", "path": PATH, "query_string": query.encode(), "headers": headers,
+             "client": (peer, 50000)}  # fmt: skip
     response = asyncio.run(route.endpoint(Request(scope)))
     return response.status_code, json.loads(response.body), dict(response.headers)
 
@@ -40,8 +43,10 @@ def test_the_route_answers_the_rooms_version_and_nothing_else(store):
     assert headers["cache-control"] == "no-store"
     store.lead(ticket.code, ticket.key, {"page": "steps", "step": 2})
     assert call(route, f"room={ticket.code.lower()}")[1]["v"] > body["v"]  # typed as a phone would: same room
+    _, sid = store.join(ticket.code, client=Client("s" * 64, "127.0.0.2"))
     store.end(ticket.code, ticket.key)
-    assert call(route, f"room={ticket.code}")[:2] == (404, {"error": "ended"})
+    assert call(route, f"room={ticket.code}")[:2] == (404, {"error": "unknown_room"})  # as if there were none
+    assert call(route, f"room={ticket.code}&seat={sid}")[:2] == (404, {"error": "ended"})  # its students hear why
 
 
 @pytest.mark.parametrize("query", ["", "room=", "room=ABCDEF", "room=" + "x" * 100_000, "room=%00%ff", "room=<b>",
@@ -51,8 +56,37 @@ def test_a_room_that_is_not_one_is_a_404_with_its_reason(store, query):
     assert status == 404 and set(body) == {"error"} and body["error"] in ("bad_code", "unknown_room")
 
 
+def test_missed_codes_of_a_network_are_slowed_its_students_in_class_are_not(store, monkeypatch):
+    """Codes guessed through the route from one network (X-Forwarded-For through the proxy on this machine, which is
+    trusted) are its missed codes: 30 at once, then it waits (429, Retry-After), its real codes too, except a poll whose
+    seat this process knows (a class in progress behind the same school address). Another network is not slowed; a
+    client that is not a trusted proxy cannot pass for another network by writing the header itself."""
+    monkeypatch.delenv("MHA_TRUSTED_PROXIES", raising=False)
+    ticket = store.create(Client("t" * 64, "10.0.0.1"))
+    code, sid = store.join(ticket.code, client=Client("s" * 64, "198.51.100.7"))
+    route = version_route(lambda: store, max_age=0.0, beat=60.0)
+    assert call(route, f"room={code}&seat={sid}&following=1", forwarded="198.51.100.7")[0] == 200
+    guesses = (f"ZZ{a}{b}{c}{d}" for a in "234" for b in "567" for c in "89A" for d in "BCD")
+    for _ in range(30):
+        assert call(route, f"room={next(guesses)}", forwarded="6.6.6.6, 198.51.100.7")[:2] == (
+            404, {"error": "unknown_room"})  # fmt: skip
+    status, body, headers = call(route, f"room={next(guesses)}", forwarded="198.51.100.7")
+    assert status == 429 and body["error"] == "slow_down" and headers["retry-after"] == str(body["seconds"])
+    assert call(route, f"room={code}", forwarded="198.51.100.7")[0] == 429  # a real code waits too
+    assert call(route, f"room={code}&seat={sid}&following=1", forwarded="198.51.100.7")[0] == 200  # a student in class
+    assert call(route, f"room={code}", forwarded="203.0.113.5")[0] == 200  # another network
+    assert call(route, f"room={code}", peer="192.0.2.9", forwarded="203.0.113.5")[0] == 200  # its own address ...
+    for _ in range(31):
+        call(route, f"room={next(guesses)}", peer="192.0.2.9", forwarded="203.0.113.5")
+    assert call(route, f"room={code}", peer="192.0.2.9", forwarded="203.0.113.9")[0] == 429  # ... whatever it writes
+    assert call(route, f"room={code}", forwarded="203.0.113.5")[0] == 200
+
+
 def test_a_store_that_is_down_is_a_503_and_one_that_cannot_open_is_asked_again():
     class Down:
+        def guard(self, address):
+            return "local"
+
         def recent_version(self, code, max_age):
             return None
 
@@ -181,7 +215,7 @@ def test_the_route_names_what_a_following_page_shows_read_once_per_version(store
                      f"room={code}&seat={sid}&following=1")[1]  # fmt: skip
     assert with_seat == {**moved, "seat": True}
     store.end(ticket.code, ticket.key)
-    assert call(route, f"room={ticket.code}")[:2] == (404, {"error": "ended"})
+    assert call(route, f"room={ticket.code}")[:2] == (404, {"error": "unknown_room"})
 
 
 # ---------------------------------------------------------------- in the browser

@@ -1,6 +1,8 @@
 """The room store's rules for the teacher's screens and for each client (liveclass, both backends: SQLite and a real
-redis-server): consoles and projectors and who accepts them, a replayed `me=` link, seats and rooms per browser and
-per address, seats given back, an abandoned room freeing its place, closing a question, the questions kept for the
+redis-server): consoles and projectors and who accepts them, a replayed `me=` link, seats and rooms per browser, the
+rates per network (a class and its teachers behind one school address all get in; a script from one address no
+faster than a class; missed codes slowed on every path; unknown and ended rooms alike), the teacher's room size, lock
+and seat list, seats given back, an abandoned room freeing its place, closing a question, the questions kept for the
 CSV, typed answers kept exactly as typed."""
 
 from __future__ import annotations
@@ -176,18 +178,13 @@ def test_a_replayed_seat_id_gets_a_seat_of_its_own_and_cannot_answer_as_its_owne
 
 
 # ---------------------------------------------------------------- seats and rooms per client
-def test_one_browser_holds_a_few_seats_one_address_a_few_more(make_rooms):
-    rooms, t, _ = opened(make_rooms, limits=Limits(seats_per_client=3, seats_per_address=5))
+def test_one_browser_holds_a_few_seats(make_rooms):
+    rooms, t, _ = opened(make_rooms, limits=Limits(seats_per_client=3))
     for _ in range(3):
         rooms.join(t.code, client=Client(ANN, "10.0.0.2"))
     err = refused(rooms.join, t.code, client=Client(ANN, "10.0.0.2"))
     assert err.code == "seats_per_client" and err.params == {"limit": 3}
-    rooms.join(t.code, client=Client(BO, "10.0.0.2"))
-    rooms.join(t.code, client=Client(OTHER, "10.0.0.2"))
-    err = refused(rooms.join, t.code, client=Client("c" * 64, "10.0.0.2"))  # a script with made-up browsers
-    assert err.code == "seats_per_address" and err.params == {"limit": 5}
-    rooms.join(t.code, client=Client("c" * 64, "10.0.0.9"))  # another device: fine
-    rooms.join(t.code, client=Client("d" * 64, ""))  # this machine (or a proxy that said nothing): no address limit
+    rooms.join(t.code, client=Client(BO, "10.0.0.2"))  # another browser at the same address: fine
 
 
 def test_seats_of_students_gone_for_a_while_are_given_back(make_rooms):
@@ -207,15 +204,19 @@ def test_seats_of_students_gone_for_a_while_are_given_back(make_rooms):
     assert rooms.presence(t.code, console).joined == 2
 
 
-def test_one_browser_and_one_address_open_a_few_rooms(make_rooms):
-    rooms = make_rooms(Limits(rooms_per_client=2, rooms_per_address=3))
+def test_one_browser_opens_a_few_rooms_and_its_network_as_many_as_its_rate_allows(make_rooms):
+    clock = Clock()
+    rooms = make_rooms(Limits(rooms_per_client=2, start_burst=3, starts_per_hour=30), clock)
     rooms.create(Client(ANN, "10.0.0.2"))
     rooms.create(Client(ANN, "10.0.0.2"))
     err = refused(rooms.create, Client(ANN, "10.0.0.2"))
     assert err.code == "rooms_per_client" and err.params == {"limit": 2}
-    rooms.create(Client(BO, "10.0.0.2"))
-    assert refused(rooms.create, Client(OTHER, "10.0.0.2")).code == "rooms_per_address"
-    rooms.create(Client(OTHER, "10.0.0.3"))
+    rooms.create(Client(BO, "10.0.0.2"))  # the browser's refusal cost its network no start
+    err = refused(rooms.create, Client(OTHER, "10.0.0.2"))
+    assert err.code == "starting_fast" and err.params == {"minutes": 2}  # one start every two minutes
+    rooms.create(Client(OTHER, "10.0.0.3"))  # another network
+    clock.now += 120
+    rooms.create(Client(OTHER, "10.0.0.2"))  # the rate, not a cap: two minutes later, one more
 
 
 def test_a_full_server_says_when_a_place_frees_and_an_abandoned_room_frees_it(make_rooms):
@@ -223,6 +224,8 @@ def test_a_full_server_says_when_a_place_frees_and_an_abandoned_room_frees_it(ma
     rooms = make_rooms(Limits(max_rooms=2, room_idle=3600), clock)
     kept = rooms.create(Client(ANN))
     left = rooms.create(Client(BO))
+    for room in (kept, left):  # classes joined them (a room no one joined frees its place sooner: below)
+        rooms.join(room.code, client=Client("s" * 64))
     _, console = rooms.open_screen(kept.code, CONSOLE, ANN, key=kept.key)
     clock.now += 1800
     rooms.screen_beat(kept.code, Pass(console.sid, ANN))  # Ann's console is open; Bo's room has no screen at all
@@ -232,6 +235,195 @@ def test_a_full_server_says_when_a_place_frees_and_an_abandoned_room_frees_it(ma
     rooms.create(Client(OTHER))  # Bo's room was abandoned: its place is free
     assert refused(rooms.room, left.code).code == "ended"
     assert rooms.room(kept.code).code == kept.code
+
+
+def test_a_room_no_student_ever_joined_frees_its_place_within_minutes(make_rooms):
+    """A script that opens rooms and leaves them holds no place for long: a room no student joined, none of whose
+    screens was seen for unjoined_idle (5 minutes), ends; a room a class joined waits for its teacher for two hours,
+    and so does an unjoined room whose console is open (a teacher waiting for the class)."""
+    clock = Clock()
+    rooms = make_rooms(Limits(max_rooms=3), clock)
+    empty = rooms.create(Client(ANN, "10.0.0.2"))
+    joined = rooms.create(Client(BO, "10.0.0.2"))
+    rooms.join(joined.code, client=Client(OTHER, "10.0.0.9"))
+    waiting = rooms.create(Client(OTHER, "10.0.0.3"))
+    _, console = rooms.open_screen(waiting.code, CONSOLE, OTHER, key=waiting.key)
+    err = refused(rooms.create, Client("d" * 64, "10.0.0.4"))
+    assert err.code == "too_many_rooms" and err.params["minutes"] == 5
+    clock.now += 301
+    rooms.screen_beat(waiting.code, Pass(console.sid, OTHER))  # its console is open
+    rooms.create(Client("d" * 64, "10.0.0.4"))
+    assert refused(rooms.room, empty.code).code == "ended"
+    assert rooms.room(joined.code).code == joined.code and rooms.room(waiting.code).code == waiting.code
+
+
+# ---------------------------------------------------------------- a class behind one address, and a script
+SCHOOL = "198.51.100.7"  # the school's one public address: its NAT, or its web proxy
+
+
+def test_a_class_of_300_behind_one_address_and_30_teachers_all_get_in_within_two_minutes(make_rooms):
+    """With the default limits: 30 teachers behind the school's address start a class at the same moment, and 300
+    students behind it press Join at the same moment (the worst case). Every one gets in: the joins beyond the
+    network's burst wait their turn in line (the app says so), the last one 48 s after the first."""
+    clock = Clock()
+    rooms = make_rooms(None, clock)
+    tickets = [rooms.create(Client(f"{n:064x}", SCHOOL)) for n in range(30)]
+    assert len({t.code for t in tickets}) == 30
+    waits: list[float] = []
+    for n in range(300):
+        rooms.join(tickets[0].code, client=Client(f"{n + 1000:064x}", SCHOOL), queue=Limits().join_queue,
+                   on_wait=waits.append)  # fmt: skip
+    assert rooms.presence(tickets[0].code, tickets[0].key).joined == 300
+    assert len(waits) == 300 - 60 and max(waits) < 120, max(waits)  # 60 at once, then 5 a second
+    assert 47 < max(waits) <= 48.1
+
+
+def test_a_join_stopped_while_it_waits_its_turn_keeps_that_turn(make_rooms):
+    """A page run can be stopped while its join waits in line (the browser asked for another run): asked again with
+    the same attempt, the join keeps the turn it had, and takes no second one from its network."""
+    clock = Clock()
+    rooms, t, _ = opened(make_rooms, clock, Limits(join_burst=1, joins_per_minute=6))
+    rooms.join(t.code, client=Client(ANN, SCHOOL))
+
+    class Stopped(Exception):
+        pass
+
+    def stopped(seconds: float) -> None:
+        raise Stopped(seconds)
+
+    with pytest.raises(Stopped) as cut:
+        rooms.join(t.code, client=Client(BO, SCHOOL), attempt="run-1", queue=60, on_wait=stopped)
+    assert cut.value.args[0] == pytest.approx(10)
+    clock.now += 4
+    waits: list[float] = []
+    rooms.join(t.code, client=Client(BO, SCHOOL), attempt="run-1", queue=60, on_wait=waits.append)
+    rooms.join(t.code, client=Client(OTHER, SCHOOL), attempt="run-7", queue=60, on_wait=waits.append)
+    assert waits == [pytest.approx(6), pytest.approx(16)]  # Bo's turn as it was; the next one 10 s after it
+
+
+def test_a_script_from_one_address_joins_no_faster_than_a_class_and_the_teacher_sees_and_removes_it(make_rooms):
+    """A script makes a new browser for every seat. From one address it gets the network's burst at once and then
+    its rate (it cannot fill a room faster than a class behind one address joins); every seat it took is on the
+    teacher's list, under a network of its own; removed with its network, none of its seats is left and it cannot
+    join again, while the class (another network) still can. Locked, the room takes no one new; a seat already held
+    is still its student's after a reload."""
+    clock = Clock()
+    rooms, t, console = opened(make_rooms, clock)
+    _, ann = rooms.join(t.code, client=Client(ANN, SCHOOL))
+    clock.now += 1
+    script = (Client(f"{n:064x}", "203.0.113.66") for n in range(10_000))
+    taken, bots = 0, []
+    for _ in range(100):
+        try:
+            bot = next(script)
+            bots.append((rooms.join(t.code, client=bot)[1], bot.id))
+            taken += 1
+        except LiveError as err:
+            assert err.code == "joining_fast" and err.params == {"seconds": 1}
+    assert taken == 60  # its burst
+    clock.now += 10
+    for _ in range(100):
+        try:
+            rooms.join(t.code, client=next(script))
+            taken += 1
+        except LiveError:
+            pass
+    assert taken == 110  # and then 5 a second
+    seats = rooms.seats(t.code, console, viewer=SCHOOL)
+    assert len(seats) == 111 and [s.n for s in seats] == list(range(1, 112))
+    assert seats[0].sid == ann and seats[0].network == 0  # the teacher's own network (the school's)
+    assert {s.network for s in seats[1:]} == {1}
+    qid = rooms.ask(t.code, console, QUESTION, 1)
+    rooms.submit(t.code, bots[4][0], qid, 2, "bot", client=bots[4][1])
+    rooms.submit(t.code, ann, qid, 1, "Ann", client=ANN)
+    assert rooms.seats(t.code, console)[0].nickname == "Ann"
+    assert rooms.remove(t.code, console, [seats[0].sid, seats[1].sid], networks=True, viewer=SCHOOL) == 111
+    _, ann = rooms.join(t.code, client=Client("a2" * 32, SCHOOL))  # the console's own network was not shut out
+    assert refused(rooms.join, t.code, client=Client(ANN, SCHOOL)).code == "removed"  # but Ann's browser was
+    rooms.submit(t.code, ann, qid, 1, "Ann", client="a2" * 32)
+    assert [s.sid for s in rooms.seats(t.code, console)] == [ann]
+    assert rooms.tally(t.code, console) == [0, 1, 0]  # the removed seats' answers went with them
+    clock.now += 3600
+    assert rooms.heartbeat(t.code, ann, True)  # Ann is still here (a seat gone for a while is given back when full)
+    assert refused(rooms.join, t.code, client=next(script)).code == "removed"
+    assert not rooms.heartbeat(t.code, seats[1].sid, True)  # a removed seat is gone ...
+    assert refused(rooms.join, t.code, client=Client(f"{1:064x}", "10.9.9.9")).code == "removed"  # ... its browser too
+    room = rooms.configure(t.code, console, size=3)
+    assert room.size == 3 and not room.locked
+    _, bo = rooms.join(t.code, client=Client(BO, SCHOOL))
+    rooms.join(t.code, client=Client("e" * 64, SCHOOL))
+    assert refused(rooms.join, t.code, client=Client("f" * 64, SCHOOL)).params == {"limit": 3}  # room_full
+    rooms.configure(t.code, console, size=40, locked=True)
+    assert rooms.room(t.code).locked
+    assert refused(rooms.join, t.code, client=Client("f" * 64, SCHOOL)).code == "locked"
+    assert rooms.join(t.code, bo, Client(BO, SCHOOL))[1] == bo  # Bo reloads: his seat
+    rooms.configure(t.code, console, locked=False)
+    rooms.join(t.code, client=Client("f" * 64, SCHOOL))
+    for bad in (0, 301, True, "3", 2.5):
+        assert refused(rooms.configure, t.code, console, size=bad).code == "bad_size"
+    project = Pass(rooms.open_screen(t.code, PROJECTOR, OTHER, invite=rooms.invite(t.code, console, PROJECTOR))[1].sid,
+                   OTHER)  # fmt: skip
+    for call in (lambda: rooms.seats(t.code, project), lambda: rooms.remove(t.code, project, [ann]),
+                 lambda: rooms.configure(t.code, project, locked=True)):  # fmt: skip
+        with pytest.raises(LiveError) as err:
+            call()
+        assert err.value.code == "not_teacher"  # the class's screen never lists or removes anyone
+
+
+def test_missed_codes_are_slowed_per_network_on_every_path_and_unknown_and_ended_codes_answer_alike(make_rooms):
+    """A code that names no open room, a wrong teacher key: the network's missed codes (30 at once, then 6 a
+    minute). Beyond them every code from that network waits, the real ones too (a join, a projector asking, a
+    take-back), but a student of that network already in the class comes back to their seat; another network is not
+    slowed. Unknown, ended and expired rooms give the same answer."""
+    clock = Clock()
+    rooms, t, _ = opened(make_rooms, clock)
+    gone = rooms.create(Client(BO, "10.0.0.3"))
+    rooms.end(gone.code, gone.key)
+    guesser = Client(OTHER, "203.0.113.66")
+    _, seated = rooms.join(t.code, client=Client(ANN, "203.0.113.66"))  # a student behind the guesser's address
+    answers = set()
+    for code in [gone.code, "ZZZZZZ", "ZZZZZ2"] + [f"ZZZ{a}{b}{c}" for a in "23" for b in "3456" for c in "789"]:
+        with pytest.raises(LiveError) as err:
+            rooms.join(code, client=guesser)
+        answers.add((err.value.code, tuple(err.value.params)))
+    assert answers == {("unknown_room", ("room",))}  # 27 misses: the ended room answers as an unknown one
+    assert refused(rooms.open_screen, "ZZZZZZ", PROJECTOR, OTHER, address=guesser.address).code == "unknown_room"
+    assert refused(rooms.open_screen, t.code, CONSOLE, OTHER, key="wrong", address=guesser.address).code == \
+        "not_teacher"  # fmt: skip
+    assert refused(rooms.join, "ZZZYYY", client=guesser).code == "unknown_room"  # the 30th
+    for call in (lambda: rooms.join("ZZZYYX", client=guesser), lambda: rooms.join(t.code, client=guesser),
+                 lambda: rooms.open_screen(t.code, CONSOLE, OTHER, key=t.key, address=guesser.address),
+                 lambda: rooms.open_screen(t.code, PROJECTOR, OTHER, address=guesser.address)):  # fmt: skip
+        with pytest.raises(LiveError) as err:
+            call()
+        assert err.value.code == "slow_down" and 1 <= err.value.params["seconds"] <= 10
+    assert rooms.join(t.code, seated, Client(ANN, guesser.address)) == (t.code, seated)  # Ann reloads: in
+    with pytest.raises(LiveError) as err:
+        rooms.join("ZZZYYX", seated, Client(ANN, guesser.address))  # her seat's id opens no other code
+    assert err.value.code == "slow_down"
+    rooms.join(t.code, client=Client(BO, "10.0.0.3"))  # another network: not slowed
+    assert refused(rooms.join, "ZZZYYX", client=Client(BO, "10.0.0.3")).code == "unknown_room"
+    clock.now += 10  # one missed code more every 10 s
+    assert refused(rooms.join, "ZZZYYW", client=guesser).code == "unknown_room"
+    assert refused(rooms.join, "ZZZYYT", client=guesser).code == "slow_down"
+    assert refused(rooms.join, t.code, client=guesser).code == "slow_down"
+    clock.now += 10
+    rooms.join(t.code, client=guesser)  # a real code: in
+    other = make_rooms(None, clock)  # another server process sharing the store: the same network's count
+    assert refused(other.join, "ZZZYYV", client=Client("9" * 64, "203.0.113.66")).code == "unknown_room"
+    assert refused(other.join, "ZZZYYU", client=Client("9" * 64, "203.0.113.66")).code == "slow_down"
+
+
+@pytest.mark.parametrize("address, key", [
+    ("", "local"), ("198.51.100.7", "198.51.100.7"), ("::ffff:198.51.100.7", "198.51.100.7"),
+    ("2001:db8:1:2:aaaa::1", "2001:db8:1:2::/64"), ("2001:db8:1:2:bbbb::9", "2001:db8:1:2::/64"),
+    ("not an address", "local"),
+])  # fmt: skip
+def test_a_network_is_an_ipv4_address_or_an_ipv6_64(address, key):
+    """An IPv6 home or phone gets a whole /64 and may use any address in it: the rates count the /64."""
+    from network import address_key
+
+    assert address_key(address) == key
 
 
 # ---------------------------------------------------------------- questions
@@ -271,7 +463,7 @@ def test_a_closed_question_leaves_every_screen_and_its_answers_stay_for_the_csv(
     (None, ["10.1.2.3", "127.0.0.1"], "", "10.1.2.3"),  # two headers: read in order, proxies skipped
 ])  # fmt: skip
 def test_the_client_address_trusts_only_the_proxies_it_is_told_to(peer, forwarded, trusted, expected):
-    from classroom.identity import client_address
+    from network import client_address
 
     assert client_address(peer, forwarded, trusted) == expected
 

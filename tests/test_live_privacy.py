@@ -1,7 +1,8 @@
 """What the live class keeps of people, and for how long (liveclass/privacy.py, docs/PRIVACY.md), against both
 backends: a SQLite file and a real redis-server with its append-only file. After a class is deleted, or has expired
 and been swept, nothing of it is left: not in the store's tables or keys, not in the bytes of the SQLite file and its
-log, not in what Redis would load from its disk. A network address never reaches the store."""
+log, not in what Redis would load from its disk. A network address never reaches the store, nor a network in clear:
+only its keyed digest, in the seats, the removals and the rates per network (token buckets), which go too."""
 
 from __future__ import annotations
 
@@ -12,13 +13,19 @@ from pathlib import Path
 import pytest
 
 from liveclass import Client, Limits, LiveError, Pass, Rooms, open_rooms
-from liveclass.privacy import GRACE, address_bucket, start_sweeper
+from liveclass.privacy import DIGEST_HEX, GRACE, start_sweeper
 from liveclass.sqlite_backend import SqliteBackend
+from network import address_key
 from tests.live_redis import REDIS_SERVER, redis_server
 
 QUESTION = {"kind": "argmax", "options": ["0:a", "1:b", "2:c"], "params": {"head": 1}}
 TYPED = {"kind": "shape", "answer_type": "shape", "prompt": {"key": "", "params": {"text": "shape?"}}}
-TEACHER_ADDRESS, STUDENT_ADDRESS = "198.51.100.23", "203.0.113.77"  # documentation ranges (RFC 5737)
+TEACHER_ADDRESS, GUESSER_ADDRESS = "198.51.100.23", "198.51.100.99"  # documentation ranges (RFC 5737, RFC 3849)
+
+
+def student_addresses(tag: str) -> tuple[str, str]:
+    """A class's students' networks: an IPv4 address, and an IPv6 address (its network: its /64), one per class."""
+    return f"203.0.113.{ord(tag)}", f"2001:db8:{ord(tag):x}:7::42"
 
 
 class Clock:
@@ -107,8 +114,9 @@ def store(request, tmp_path) -> Store:
 
 def a_class(rooms: Rooms, tag: str) -> dict:
     """A room with everything a class leaves in the store: a console and a projector, an invite, three students from
-    one address with nicknames, a multiple-choice and a typed question, their answers. Returns what would identify
-    it (strings that must not be left once it is gone)."""
+    one address with nicknames, a multiple-choice and a typed question, their answers, a fourth student (of an IPv6
+    network) removed with their network, and the rates of the teacher's, the students' and a guesser's networks.
+    Returns what would identify it (strings that must not be left once it is gone)."""
     teacher = Client(f"{tag}teacher".ljust(64, "t"), TEACHER_ADDRESS)
     ticket = rooms.create(teacher, attempt=f"{tag}-attempt")
     code, console = rooms.open_screen(ticket.code, "console", teacher.id, key=ticket.key)
@@ -118,8 +126,9 @@ def a_class(rooms: Rooms, tag: str) -> dict:
     marks = {"code": code, "teacher": teacher.id, "settings": f"{tag}-settings", "seats": [], "nicks": [],
              "browsers": []}  # fmt: skip
     qid = rooms.ask(code, ticket.key, QUESTION, 1)
+    v4, v6 = student_addresses(tag)
     for i in range(3):
-        student = Client(f"{tag}student{i}".ljust(64, "s"), STUDENT_ADDRESS)
+        student = Client(f"{tag}student{i}".ljust(64, "s"), v4)
         _, sid = rooms.join(code, client=student, attempt=f"{tag}-{i}")
         rooms.heartbeat(code, sid, following=i != 0)
         nick = f"Nick{tag}{i}"
@@ -131,13 +140,20 @@ def a_class(rooms: Rooms, tag: str) -> dict:
     marks["typed"] = f"{3000 + ord(tag)}, 4243"  # what the student typed is kept as typed
     rooms.submit(code, marks["seats"][0], typed, f"({marks['typed']})", nickname=marks["nicks"][0],
                  client=marks["browsers"][0])  # fmt: skip
+    removed = Client(f"{tag}removed".ljust(64, "r"), v6)
+    _, sid = rooms.join(code, client=removed, attempt=f"{tag}-removed")
+    assert rooms.remove(code, ticket.key, [sid], networks=True, viewer=TEACHER_ADDRESS) == 1
+    with pytest.raises(LiveError):  # a wrong code: one of the guesser's missed codes
+        rooms.join("ZZZZZZ" if code != "ZZZZZZ" else "YYYYYY", client=Client("g" * 64, GUESSER_ADDRESS))
+    marks["browsers"].append(removed.id)
+    marks["networks"] = [rooms.network(v4), rooms.network(v6)]  # a class's own: in its seats, removals, join rates
     marks["key"], marks["console"] = ticket.key, Pass(console.sid, teacher.id)
     return marks
 
 
 def traces(marks: dict) -> list[str]:
     return [marks["code"], marks["teacher"], marks["settings"], marks["typed"], *marks["seats"], *marks["nicks"],
-            *marks["browsers"]]  # fmt: skip
+            *marks["browsers"], *marks["networks"]]  # fmt: skip
 
 
 def left(marks: dict, blob: bytes) -> list[str]:
@@ -174,7 +190,7 @@ def test_deleting_a_class_leaves_nothing_of_it(store):
     assert rooms.room(gone["code"]).code == gone["code"], "a refused deletion deletes nothing"
 
     if store.kind == "sqlite":  # deleted rows are overwritten in the file (Debian's SQLite does it by default too)
-        assert rooms.backend._take().execute("PRAGMA secure_delete").fetchone() == (1,)
+        assert rooms.backend._take()[1].execute("PRAGMA secure_delete").fetchone() == (1,)
     rooms.end(gone["code"], gone["key"])  # the teacher ends the class, then deletes it (the console's order)
     rooms.delete(gone["code"], gone["console"])
     rooms.delete(gone["code"], gone["key"])  # a second time: nothing to do, no error
@@ -220,32 +236,93 @@ def test_redis_deletes_every_key_of_a_room_itself_by_the_end_of_the_retention(re
     marks = a_class(rooms, "R")
     r = redis.Redis.from_url(store.url, decode_responses=True)
     keys = [k for k in r.scan_iter(count=1000) if marks["code"] in k]
-    assert len(keys) >= 8  # the room, seats, who, away, screens, invites, questions, answers
+    assert len(keys) >= 9  # the room, seats, who, away, screens, invites, questions, answers, removed; join rates
     for key in keys:
-        assert 0 < r.ttl(key) <= rooms.retention + 1, key
+        left_ms = r.pttl(key)
+        assert left_ms == -2 or 0 < left_ms <= 1000 * (rooms.retention + 1), key  # -2: gone already (a full rate)
 
 
 def test_a_network_address_never_reaches_the_store(store):
     rooms = store.rooms()
-    marks = a_class(rooms, "A")
+    a_class(rooms, "A")
     if store.kind == "redis":
         import redis
 
         redis.Redis.from_url(store.url).bgrewriteaof()
         wait_for(lambda: not redis.Redis.from_url(store.url).info("persistence")["aof_rewrite_in_progress"])
-    blob = store.held() + store.on_disk()
-    for address in (TEACHER_ADDRESS, STUDENT_ADDRESS):
-        assert address.encode() not in blob
-        assert address_bucket(address).encode() in store.held()  # only its bucket: 16 bits
-    assert marks["code"].encode() in blob
+    held = store.held()
+    blob = held + store.on_disk()
+    for kind in (b"start|", b"miss|", b"join|", b"n:"):  # the test's control: the rates and a removal are there
+        assert kind in held, kind
+    for address in (TEACHER_ADDRESS, GUESSER_ADDRESS, *student_addresses("A")):
+        for clear in {address, address_key(address)}:  # the address, and the network the rates count (an IPv6 /64)
+            assert clear.encode() not in blob, clear
+        assert rooms.network(address).encode() in held  # only its digest
+    assert b"2001:db8" not in blob
 
 
-def test_an_address_bucket_is_short_and_names_no_address():
-    assert address_bucket("") == ""
-    assert len(address_bucket("10.1.2.3")) == 4 and address_bucket("10.1.2.3") == address_bucket("10.1.2.3")
-    # the 65,536 buckets: a /16 of IPv4 addresses falls into nearly all of them (so a bucket names none)
-    buckets = {address_bucket(f"10.7.{a}.{b}") for a in range(256) for b in range(256)}
-    assert len(buckets) > 40_000
+def test_a_networks_digest_is_keyed_by_the_store_and_the_same_in_every_process(store):
+    first, second = store.rooms(), store.rooms()  # two server processes on one store
+    home = "2001:db8:1:2::10"
+    digest = first.network(home)
+    assert len(digest) == DIGEST_HEX and int(digest, 16) >= 0
+    assert second.network("2001:db8:1:2:ffff::1") == digest  # the same /64: the same network
+    assert second.network("2001:db8:1:3::10") != digest and first.network("10.1.2.3") != first.network("10.1.2.4")
+    assert first.network("") == first.network("") != first.network("127.0.0.1")  # no address: this machine's
+    (store.tmp / "elsewhere").mkdir()
+    other = Store("sqlite", store.tmp / "elsewhere")  # another store has a key of its own
+    assert other.rooms().network(home) != digest
+
+
+def test_a_networks_rates_are_kept_only_until_full_again(store):
+    clock = Clock()
+    rooms = store.rooms(clock)
+    a_class(rooms, "B")
+    if store.kind == "redis":  # each bucket expires by itself, once it would be full again
+        import redis
+
+        r = redis.Redis.from_url(store.url)
+        buckets = list(r.scan_iter(match="mha:live:bucket:*", count=1000))
+        assert len(buckets) >= 3  # the teacher's start, the guesser's miss, the students' joins (some may be gone)
+        assert all(r.pttl(k) == -2 or 0 < r.pttl(k) <= 1000 * (rooms.limits.rate_kept + 1) for k in buckets)
+        return
+    import sqlite3
+
+    def buckets() -> int:
+        db = sqlite3.connect(store.path)
+        try:
+            return db.execute("SELECT COUNT(*) FROM buckets").fetchone()[0]
+        finally:
+            db.close()
+
+    assert buckets() >= 3
+    clock.now += rooms.limits.rate_kept  # every bucket is full again: the sweep deletes them (not the class)
+    rooms.sweep()
+    assert buckets() == 0
+
+
+def test_a_networks_expired_rates_leave_redis_disk_within_the_hour(redis_store, tmp_path, monkeypatch):
+    """A token bucket expires by itself, but its writes stay in the append-only file until the file is rewritten: the
+    sweep has it rewritten at least every REWRITE_EVERY seconds (an hour), so a rate's digest leaves the disk too."""
+    import redis
+
+    from liveclass import redis_backend
+
+    store = Store("redis", tmp_path, *redis_store)
+    r = redis.Redis.from_url(store.url)
+    r.flushall()
+    wait_for(lambda: not r.info("persistence")["aof_rewrite_in_progress"])
+    rooms = store.rooms(limits=Limits(misses_per_hour=36_000))  # a missed code is given back within 0.1 s
+    with pytest.raises(LiveError):
+        rooms.join("ZZZZZZ", client=Client("g" * 64, GUESSER_ADDRESS))
+    digest = rooms.network(GUESSER_ADDRESS).encode()
+    assert digest in store.on_disk()  # the test's control: the bucket's write is in the file
+    wait_for(lambda: not list(r.scan_iter(match="mha:live:bucket:*")), 5)  # full again: expired
+    assert digest in store.on_disk()  # still in the file's log
+    monkeypatch.setattr(redis_backend, "REWRITE_EVERY", 0.0)
+    rooms.sweep()
+    wait_for(lambda: not r.info("persistence")["aof_rewrite_in_progress"]
+             and not r.info("persistence")["aof_rewrite_scheduled"] and digest not in store.on_disk())
 
 
 def test_the_sweeper_runs_by_itself_and_ends_with_its_store(tmp_path):

@@ -191,14 +191,17 @@ def test_only_the_teacher_key_changes_the_room(make_rooms, key):
 
 
 def test_ending_a_room_sends_everyone_back(make_rooms):
+    """Those in the room hear that it ended; a join by its code hears what an unknown code hears (a guesser learns
+    nothing from which)."""
     rooms = make_rooms()
     t = rooms.create()
     rooms.join(t.code)
     rooms.end(t.code, t.key)
-    for call in (lambda: rooms.version(t.code), lambda: rooms.join(t.code), lambda: rooms.lead(t.code, t.key, {})):
+    for call, code in ((lambda: rooms.version(t.code), "ended"), (lambda: rooms.join(t.code), "unknown_room"),
+                       (lambda: rooms.lead(t.code, t.key, {}), "ended")):  # fmt: skip
         with pytest.raises(LiveError) as err:
             call()
-        assert err.value.code == "ended"
+        assert err.value.code == code
 
 
 def test_a_room_expires_after_twelve_hours(make_rooms):
@@ -209,8 +212,11 @@ def test_a_room_expires_after_twelve_hours(make_rooms):
     rooms.version(t.code)
     clock.now += 0.2 * 3600
     with pytest.raises(LiveError) as err:
-        rooms.join(t.code)
+        rooms.version(t.code)
     assert err.value.code == "expired"
+    with pytest.raises(LiveError) as err:
+        rooms.join(t.code)
+    assert err.value.code == "unknown_room"  # as if there were no such room
 
 
 # ---------------------------------------------------------------- presence
@@ -325,8 +331,9 @@ def test_limits_on_rooms_and_students(make_rooms):
     rooms.create()
     with pytest.raises(LiveError) as err:
         rooms.create()
-    # a room frees its place when it expires or is abandoned (none of its screens seen for two hours): in 120 minutes
-    assert err.value.code == "too_many_rooms" and err.value.params == {"limit": 2, "minutes": 120}
+    # a room frees its place when it expires or is abandoned (none of its screens seen for two hours, five minutes when
+    # no student ever joined it, as these two)
+    assert err.value.code == "too_many_rooms" and err.value.params == {"limit": 2, "minutes": 5}
     rooms.end(a.code, a.key)  # an ended room frees its place
     b = rooms.create()
     sids = [rooms.join(b.code)[1] for _ in range(3)]
@@ -371,6 +378,98 @@ def test_sqlite_is_shared_by_another_process(tmp_path):
 def test_sqlite_unreachable_is_reported_not_raised_raw(tmp_path):
     with pytest.raises(StoreUnavailable):
         SqliteBackend(tmp_path / "no" / "such" / "dir" / "live.sqlite3")
+
+
+def _class_on(path, monkeypatch) -> tuple[Rooms, object, str, str]:
+    """A process on the SQLite file `path` (looking at the file at every call) with a room, a seat and an answer."""
+    from liveclass import Client, sqlite_backend
+
+    monkeypatch.setattr(sqlite_backend, "CHECK_EVERY", 0.0)
+    rooms = Rooms(SqliteBackend(path))
+    t = rooms.create()
+    code, sid = rooms.join(t.code, client=Client("s" * 64, "10.0.0.2"))
+    qid = rooms.ask(t.code, t.key, QUESTION, answer=1)
+    rooms.submit(code, sid, qid, 2, "Ann", client="s" * 64)
+    return rooms, t, sid, qid
+
+
+def _everything_is_there(rooms: Rooms, t, sid: str, qid: str, choice: int = 2) -> None:
+    assert rooms.room(t.code).qid == qid
+    assert [(a.sid, a.choice, a.nickname) for a in rooms.answers(t.code, t.key)] == [(sid, choice, "Ann")]
+    assert rooms.presence(t.code, t.key).joined == 1
+
+
+def test_a_removed_sqlite_file_is_made_again_with_everything_this_process_held(tmp_path, monkeypatch):
+    """The file removed under a running server (a cleaner of the temporary folder): at its next call the server
+    writes what it held into a new file at the path, and a process that starts afterwards sees it all."""
+    path = tmp_path / "live.sqlite3"
+    rooms, t, sid, qid = _class_on(path, monkeypatch)
+    path.unlink()  # the -wal and -shm stay, as a cleaner that knows only the file leaves them
+    rooms.submit(t.code, sid, qid, 0, "Ann", client="s" * 64)  # a student changes their answer: it is kept
+    assert path.exists()
+    _everything_is_there(Rooms(SqliteBackend(path)), t, sid, qid, choice=0)
+
+
+def test_a_process_that_starts_on_a_removed_file_does_not_hide_the_rooms_of_one_that_runs(tmp_path, monkeypatch):
+    """A second server started on the same MHA_LIVE_DB after the file was removed makes a fresh file (leaving aside the
+    -wal the first one still writes to, which SQLite would take for the new file's and empty). Within a second of its
+    next call, the first one has put its rooms into that file: the second sees them, and nothing was lost."""
+    path = tmp_path / "live.sqlite3"
+    rooms, t, sid, qid = _class_on(path, monkeypatch)
+    path.unlink()
+    second = Rooms(SqliteBackend(path))
+    with pytest.raises(LiveError) as err:
+        second.room(t.code)
+    assert err.value.code == "unknown_room"
+    _everything_is_there(rooms, t, sid, qid)  # the first process, at its next call, mends the store ...
+    _everything_is_there(second, t, sid, qid)  # ... for everyone on the path
+    second.create()  # and both go on in the one file
+    assert Rooms(SqliteBackend(path)).room(t.code).code == t.code
+
+
+def test_a_replaced_sqlite_file_gets_what_the_running_process_held(tmp_path, monkeypatch):
+    """A copy put in the file's place (an old backup, another store): the process merges what it held into it; a room
+    keeps its newer version."""
+    import sqlite3
+
+    path = tmp_path / "live.sqlite3"
+    rooms, t, sid, qid = _class_on(path, monkeypatch)
+    other = tmp_path / "other.sqlite3"
+    kept = Rooms(SqliteBackend(other)).create()
+    with sqlite3.connect(other) as src, sqlite3.connect(tmp_path / "copy.sqlite3") as copy:
+        src.backup(copy)
+    (tmp_path / "copy.sqlite3").replace(path)
+    rooms.lead(t.code, t.key, {"page": "heads"})
+    _everything_is_there(rooms, t, sid, qid)
+    assert rooms.room(t.code).state == {"page": "heads"} and rooms.room(kept.code).code == kept.code
+
+
+def test_the_sqlite_token_buckets_keep_only_networks_not_yet_refilled(tmp_path, monkeypatch):
+    """A guesser from a million addresses leaves a row per network in the buckets' table: full buckets (as good as
+    none) are swept away every SWEEP_BUCKETS takes, so the table holds the networks of the last minutes only."""
+    import sqlite3
+
+    from liveclass import sqlite_backend
+
+    monkeypatch.setattr(sqlite_backend, "SWEEP_BUCKETS", 10)
+    backend = SqliteBackend(tmp_path / "live.sqlite3")
+    for i in range(200):  # one missed code each, 400 s apart: every bucket full again 10 s after its take
+        assert backend.take(f"miss|10.0.{i}.1", 1_000_000.0 + 400 * i, 30, 0.1) == 0
+    with sqlite3.connect(tmp_path / "live.sqlite3") as db:
+        assert db.execute("SELECT COUNT(*) FROM buckets").fetchone()[0] <= 10
+
+
+def test_a_store_whose_folder_is_gone_is_down_and_back_when_the_folder_is(tmp_path, monkeypatch):
+    import shutil
+
+    folder = tmp_path / "store"
+    folder.mkdir()
+    rooms, t, sid, qid = _class_on(folder / "live.sqlite3", monkeypatch)
+    shutil.rmtree(folder)
+    with pytest.raises(StoreUnavailable):
+        rooms.room(t.code)
+    folder.mkdir()
+    _everything_is_there(rooms, t, sid, qid)
 
 
 @pytest.mark.skipif(REDIS_SERVER is None, reason="redis-server is not installed (.ci/run installs it)")

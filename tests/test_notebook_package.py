@@ -37,7 +37,7 @@ ROOT = Path(__file__).resolve().parent.parent
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
 PROJECT = PYPROJECT["project"]
 BASE_PACKAGES = {"mha_core", "figures", "i18n", "explorer", "budget", "pretrained", "training", "mha_notebook"}
-APP_PACKAGES = {"ui", "classroom", "liveclass", "lessons", "app_pages"}
+APP_PACKAGES = {"ui", "classroom", "liveclass", "network", "lessons", "app_pages"}
 APP_MODULES = {"app", "frame", "serve"}
 NOT_SHIPPED = {"tests", "bench", "scripts", "docs", "deploy", "wheels", "notebooks", "node_modules", "budget_"}
 
@@ -98,6 +98,8 @@ def wheel(tmp_path_factory) -> Path:
 
 def test_the_wheel_holds_every_file_of_its_packages_and_nothing_else(wheel):
     names = set(zipfile.ZipFile(wheel).namelist())
+    packages = {f.split("/")[0] for f in _source_files() if f.endswith("/__init__.py") and f.count("/") == 1}
+    assert packages <= BASE_PACKAGES | APP_PACKAGES | NOT_SHIPPED, "a new package: ship it (pyproject.toml) or not"
     for f in _source_files():
         top = f.split("/")[0]
         if top in BASE_PACKAGES:

@@ -8,7 +8,7 @@ import re
 import pytest
 
 from liveclass import Limits
-from liveclass.privacy import BUCKET_HEX, GRACE
+from liveclass.privacy import DIGEST_HEX, GRACE
 from tests.browser import ROOT
 from tests.test_app import run_page
 
@@ -30,7 +30,8 @@ def test_the_page_states_the_stores_own_numbers(make_app, lang, monkeypatch):
     text = page_text(at)
     assert not at.error and len(at.table) == 1 and len(at.table[0].value) == 6
     assert f"{HOURS} " in text and f"{round(Limits().ttl / 3600)} " in text
-    assert f"{round(Limits().seat_idle / 60)} " in text and f"{4 * BUCKET_HEX} " in text
+    assert f"{round(Limits().seat_idle / 60)} " in text and f"{DIGEST_HEX} " in text
+    assert f"{round(Limits().rate_kept / 60)} " in text
     assert "SQLite" in text and "Redis" not in text
     assert ("小时" in text) == (lang == "zh") and ("hours" in text) == (lang == "en")
     for word in ("mha_client", "mha_route", "_streamlit_xsrf", "SHA-256"):
@@ -47,6 +48,8 @@ def test_docs_privacy_says_what_the_page_and_the_store_say():
     doc = (ROOT / "docs" / "PRIVACY.md").read_text(encoding="utf-8")
     assert re.search(rf"\b{HOURS} hours after (it|the class) (was opened|began)", doc)
     assert f"{round(Limits().ttl / 3600)} hours" in doc and f"{round(GRACE / 60)} minutes" not in doc
-    assert f"{4 * BUCKET_HEX} bits" in doc and f"{round(Limits().seat_idle / 60)} minutes" in doc
+    assert f"{DIGEST_HEX} hexadecimal characters ({4 * DIGEST_HEX} bits)" in doc
+    assert f"{round(Limits().seat_idle / 60)} minutes" in doc
+    assert Limits().rate_kept == 3600 and "at most **an hour**" in doc  # a network's rates, with the defaults
     for word in ("nickname", "SHA-256", "mha_client", "mha_route", "Rooms.delete", "tests/test_live_privacy.py"):
         assert word in doc, word
