@@ -326,7 +326,8 @@ def softmax_weight(sc: Scene, rng: random.Random) -> Question:
         Trap(exps[j], _m("softmax_weight", "trap_unnormalised")),
         *([Trap(shown[j] / sum(shown), _m("softmax_weight", "trap_ratio"))] if abs(sum(shown)) > 1e-6 else []),
     ]
-    args = {"scores": ", ".join(f"{lab}: {num(s)}" for lab, s in zip(labels, shown, strict=True)), "kv": labels[j]}
+    # "1:cat = 0.46", not "1:cat: 0.46": Markdown (Streamlit) turns ":cat:" into an emoji and the label disappears
+    args = {"scores": ", ".join(f"{lab} = {num(s)}" for lab, s in zip(labels, shown, strict=True)), "kv": labels[j]}
     explain = _m(
         "softmax_weight",
         "explain",

@@ -301,7 +301,7 @@ def expected(name: str, sc, q: Question) -> object:
 
         return mults(7 * (k if grow_l else 1), 8 * (1 if grow_l else k)) / mults(7, 8)
     if q.kind == "softmax_weight":
-        pairs = re.findall(r"(\S+): ([−-]?\d+\.\d+)", p["scores"])
+        pairs = re.findall(r"(\S+) = ([−-]?\d+\.\d+)", p["scores"])
         labels, shown = [lab for lab, _ in pairs], np.array([value(s) for _, s in pairs])
         if "head" in p:  # the scene's own row: the shown scores are its visible scaled scores, rounded
             hh, i = p["head"] - 1, sc.labels.index(p["query"])
@@ -471,7 +471,7 @@ def test_softmax_weight_names_the_scores_it_shows(scale: bool) -> None:
         asked += 1
         assert q.prompt.key.endswith("prompt" if scale else "prompt_unscaled")
         hh, i = p["head"] - 1, sc.labels.index(p["query"])
-        shown = [value(v) for v in re.findall(r": ([−-]?\d+\.\d+)", p["scores"])]
+        shown = [value(v) for v in re.findall(r" = ([−-]?\d+\.\d+)", p["scores"])]
         visible = [j for j in range(sc.len_k) if not f["hidden"][i, j]]
         np.testing.assert_allclose(shown, f["scores"][hh, i, visible], atol=0.006)  # the numbers it names
         english, chinese = render(q, "en")["prompt"], render(q, "zh")["prompt"]
@@ -545,3 +545,24 @@ def test_the_stacked_heads_trap_is_only_for_per_head_tensors() -> None:
         stacked = any(t.explain.key.endswith("trap_heads") for t in q.traps)
         assert stacked == (name not in ("Concat", "W^O")), name
     assert {"Concat", "W^O", "Q_i"} <= seen
+
+
+SHORTCODE = re.compile(r":[A-Za-z0-9_+-]+:")  # what Streamlit's Markdown turns into an emoji (":cat:" -> a cat)
+
+
+@pytest.mark.parametrize("mask", ["none", "causal"])
+def test_no_question_text_holds_an_emoji_shortcode(mask: str) -> None:
+    """Token labels are "i:word": written "1:cat: 0.46" the Markdown shows "1🐱 0.46" and the key's name is gone.
+    No rendered text of any kind, on a sentence of emoji words, may hold ":word:"."""
+    sc = run_scene(Settings(text="the cat and the dog saw the sun", d_model=16, n_heads=4, mask=mask))
+    for kind in KINDS:
+        for seed in range(30):
+            q = MAKERS[kind](sc, random.Random(seed))
+            if q is None:
+                continue
+            for lang in i18n.LANGS:
+                r = render(q, lang)
+                texts = [r["prompt"], r["explain"], *(o["label"] for o in r["options"]),
+                         *(o["explain"] for o in r["options"]), *(t["explain"] for t in r["traps"])]  # fmt: skip
+                found = [m for text in texts for m in SHORTCODE.findall(text)]
+                assert not found, (kind, seed, lang, found)
