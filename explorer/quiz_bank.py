@@ -127,6 +127,7 @@ SHAPES: dict[str, Callable[[int, int, int, int], list[int]]] = {  # (L, Lk, d, h
     "w_q_i": lambda L, Lk, d, h: [d, d // h],
     "w_o": lambda L, Lk, d, h: [d, d],
 }
+PER_HEAD = frozenset({"q_i", "k_t", "a_i", "head_i", "w_q_i"})  # one head's tensor (h of them in the layer)
 SHAPE_NAMES = {
     "q_i": "Q_i",
     "k_t": "K_iᵀ",
@@ -147,8 +148,9 @@ def shape(sc: Scene, rng: random.Random) -> Question:
     traps = [
         Trap(answer[::-1], _m("shape", "trap_transposed")),
         Trap([swap.get(x, x) if x in (d, dk) else x for x in answer], _m("shape", "trap_dk", d=d, dk=dk)),
-        Trap([h, *answer], _m("shape", "trap_heads", h=h)),
     ]
+    if tensor in PER_HEAD:  # all h heads' tensors stacked: a slip for one head's tensor, not for Concat or W^O
+        traps.append(Trap([h, *answer], _m("shape", "trap_heads", h=h)))
     args = {"L": L, "Lk": Lk, "d": d, "h": h, "dk": dk}
     prompt = _m("shape", "prompt_cross" if sc.settings.cross else "prompt", name=SHAPE_NAMES[tensor], **args)
     return _typed("shape", prompt, _m("shape", f"why_{tensor}", shape=shape_text(answer), **args), answer, traps)
@@ -309,7 +311,7 @@ def softmax_weight(sc: Scene, rng: random.Random) -> Question:
         shown = [round(float(sc.scores[h, i, j]), 2) for j in keys]
         labels = [sc.kv_labels[j] for j in keys]
         where: dict[str, object] = {"head": h + 1, "query": sc.labels[i]}
-        prompt_key = "prompt"
+        prompt_key = "prompt" if sc.settings.scale else "prompt_unscaled"  # the scene's scores: scaled or not
     else:  # long rows: three made-up scores (a by-hand softmax over 10 keys teaches nothing more)
         shown = [round(rng.uniform(-2, 2), 1) for _ in range(3)]
         while len({round(s, 1) for s in shown}) < 3:
@@ -324,7 +326,8 @@ def softmax_weight(sc: Scene, rng: random.Random) -> Question:
         Trap(exps[j], _m("softmax_weight", "trap_unnormalised")),
         *([Trap(shown[j] / sum(shown), _m("softmax_weight", "trap_ratio"))] if abs(sum(shown)) > 1e-6 else []),
     ]
-    args = {"scores": ", ".join(f"{lab}: {num(s)}" for lab, s in zip(labels, shown, strict=True)), "kv": labels[j]}
+    # "1:cat = 0.46", not "1:cat: 0.46": Markdown (Streamlit) turns ":cat:" into an emoji and the label disappears
+    args = {"scores": ", ".join(f"{lab} = {num(s)}" for lab, s in zip(labels, shown, strict=True)), "kv": labels[j]}
     explain = _m(
         "softmax_weight",
         "explain",
@@ -408,14 +411,18 @@ def entropy_scaling(sc: Scene, rng: random.Random) -> Question | None:
 
 def permutation(sc: Scene, rng: random.Random) -> Question | None:
     """Swap two different input tokens: without positional encoding (and no causal mask) the output rows just swap.
-    Two tokens with the same embedding (the same word twice) swap into the same input: they are never asked; a
-    sentence with no two different tokens far enough apart gets five made-up ones."""
+    Two tokens that are the same word, or have the same embedding, are never asked: a student reads "the" and "the"
+    as one vector (without positional encoding the same word is), and swapping them changes nothing. The word is
+    compared too because the real model's layer input already holds its learned positions, so two occurrences of a
+    word differ there. A sentence with no two different tokens far enough apart gets five made-up ones."""
     case = rng.choice(["plain", "pe", "causal"])
     # a token between a and b, so that a causal mask changes a row other than a and b
     first, second = np.triu_indices(sc.len_q, k=2)
-    seen: dict[bytes, int] = {}
+    seen: dict[bytes | str, int] = {}
     token = np.array([seen.setdefault(row.tobytes(), len(seen)) for row in sc.x])  # one number per embedding
-    apart = np.flatnonzero(token[first] != token[second]) if sc.len_q >= 4 else np.array([], dtype=int)
+    word = np.array([seen.setdefault(f"word:{w}", len(seen)) for w in sc.tokens])  # one number per word
+    differ = (token[first] != token[second]) & (word[first] != word[second])
+    apart = np.flatnonzero(differ) if sc.len_q >= 4 else np.array([], dtype=int)
     if apart.size:
         n, labels = sc.len_q, sc.labels
         pick = int(apart[rng.randrange(apart.size)])
@@ -481,14 +488,21 @@ def _mask(sc: Scene, rng: random.Random, mask: str) -> Question | None:
         slips = {"all": tuple(range(lk)), "padded": padded, "causal": tuple(range(min(i + 1, lk))), "self": (i,)}
     slips = {name: tuple(j for j in v if j < lk) for name, v in slips.items()}  # cross-attention: fewer keys
     args = {"query": sc.labels[i], "n_visible": len(visible), "len_k": lk, "keys": keys_text(visible, sc.kv_labels)}
-    right = Option(_lit(keys_text(visible, sc.kv_labels)), _m(kind, "why_right", **args))
+    # In cross-attention the key at the query's position is another sentence's token, not the query itself
+    own = {"explain", "why_right", "why_before", "why_self"} if mask == "causal" and sc.settings.cross else set()
+
+    def part(name: str) -> str:
+        return f"{name}_cross" if name in own else name
+
+    right = Option(_lit(keys_text(visible, sc.kv_labels)), _m(kind, part("why_right"), **args))
     wrong = [
-        Option(_lit(keys_text(v, sc.kv_labels)), _m(kind, f"why_{name}", **args))
+        Option(_lit(keys_text(v, sc.kv_labels)), _m(kind, part(f"why_{name}"), **args))
         for name, v in slips.items()
         if v and v != visible
     ]
     rng.shuffle(wrong)
-    return _choice(kind, _m(kind, "prompt", query=sc.labels[i]), _m(kind, "explain", **args), right, wrong, rng)
+    prompt = _m(kind, "prompt", query=sc.labels[i])
+    return _choice(kind, prompt, _m(kind, part("explain"), **args), right, wrong, rng)
 
 
 def mask_causal(sc: Scene, rng: random.Random) -> Question | None:

@@ -12,7 +12,7 @@ import random
 
 from .models import LLM_MODELS
 from .pipeline import Scene
-from .quiz_bank import _by_hand, _choice, _m, _typed, num
+from .quiz_bank import _by_hand, _choice, _m, _typed, factor, num
 from .quiz_model import Option, Question, Trap
 
 MIB = 1 << 20
@@ -162,13 +162,14 @@ def online_softmax(sc: Scene, rng: random.Random) -> Question:
         b2 = round(m1 + 0.8, 2)
     m = max(m1, b2)
     answer = l1 * math.exp(m1 - m) + e2 * math.exp(b2 - m)
-    args = {"m1": num(m1), "l1": num(l1), "b2": num(b2), "e2": num(e2)}
+    # b2 as it is subtracted in an exponent: a negative one in brackets, e^(s − (−0.96)), never "s − −0.96"
+    args = {"m1": num(m1), "l1": num(l1), "b2": num(b2), "e2": num(e2), "b2_sub": factor(b2)}
     traps = [
         Trap(l1 + e2, _m("online_softmax", "trap_no_rescale")),
         Trap(l1 * math.exp(m - m1) + e2, _m("online_softmax", "trap_sign", **args)),  # formatted: LaTeX
         Trap(max(l1, e2), _m("online_softmax", "trap_max")),
     ]
-    explain = _m("online_softmax", "explain", m=num(m), answer=num(answer, 3), **args)
+    explain = _m("online_softmax", "explain", m=num(m), m_sub=factor(m), answer=num(answer, 3), **args)
     return _typed("online_softmax", _m("online_softmax", "prompt", **args), explain, answer, traps, tolerance=0.01)
 
 

@@ -40,7 +40,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "live.kind.qk_mults": {"en": "Multiplications in Q Kᵀ", "zh": "Q Kᵀ 的乘法次数"},
     "live.kind.cost_scaling": {"en": "How the cost grows with L", "zh": "开销随 L 如何增长"},
     "live.kind.entropy_scaling": {"en": "Why divide by √d_k", "zh": "为什么除以 √d_k"},
-    "live.kind.permutation": {"en": "Shuffling the tokens", "zh": "打乱词元顺序"},
+    "live.kind.permutation": {"en": "Swapping two tokens", "zh": "对调两个词元"},
     "live.kind.pe_wavelength": {"en": "Wavelengths of the positional encoding", "zh": "位置编码的波长"},
     "live.kind.note001_entry": {"en": "An entry of note 001's example", "zh": "笔记 001 算例中的一个数"},
     "live.kind.note_error": {"en": "A mistake in the notes", "zh": "笔记中的一处错误"},

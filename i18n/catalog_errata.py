@@ -158,12 +158,13 @@ ERRATA: tuple[dict, ...] = (
             "en": "The heads do not share weights, but their h matrices $W_i^Q$ ($d_\\text{model}$ × $d_k$) side "
                   "by side are one $d_\\text{model}$ × $d_\\text{model}$ matrix $W^Q$ = [$W_1^Q$ | … | $W_h^Q$], "
                   "and Q = X $W^Q$ computed once and cut every $d_k$ columns gives every $Q_i$ = X $W_i^Q$. Note "
-                  "002 computes it so, and implementations store that one matrix (PyTorch's in_proj_weight holds "
-                  "$W^Q$, $W^K$ and $W^V$ together). The per-head and the fused views are the same numbers.",
+                  "002 computes it so, and implementations store it as one tensor (PyTorch's in_proj_weight holds "
+                  "$(W^Q)^\\top$, $(W^K)^\\top$ and $(W^V)^\\top$ stacked, the way torch.nn.Linear stores a weight). "
+                  "The per-head and the fused views are the same numbers.",
             "zh": "各个头确实不共享权重，但它们的 h 个矩阵 $W_i^Q$（$d_\\text{model}$ × $d_k$）横向拼接起来就是一个 $d_\\text{model}$ × "
                   "$d_\\text{model}$ 的矩阵 $W^Q$ = [$W_1^Q$ | … | $W_h^Q$]；一次算出 Q = X $W^Q$，再每 $d_k$ 列切开，就得到每个 "
-                  "$Q_i$ = X $W_i^Q$。笔记 002 正是这样计算的，实际实现也只存这一个矩阵（PyTorch 的 in_proj_weight 同时存放 $W^Q$、$W^K$ 和 "
-                  "$W^V$）。分头视图和融合视图是同一组数值。",
+                  "$Q_i$ = X $W_i^Q$。笔记 002 正是这样计算的，实际实现也把它存成一个张量（PyTorch 的 in_proj_weight 把 $(W^Q)^\\top$、$(W^K)^\\top$ 和 "
+                  "$(W^V)^\\top$ 堆叠存放，这是 torch.nn.Linear 存放权重的方式）。分头视图和融合视图是同一组数值。",
         },
         "evidence": {
             "en": "Now: $W^Q$ ({d} × {d}) cut every $d_k$ = {dk} columns gives the {h} matrices $W_i^Q$ (largest "
@@ -523,6 +524,33 @@ ERRATA: tuple[dict, ...] = (
         "page": "why", "computation": "figures.why.fused_weight_figure",
     },
     {
+        "id": "n004_extra", "note": "004", "line": 27,
+        "quote": "多头注意力引入了额外的参数",
+        "title": {
+            "en": "Several heads add no parameters",
+            "zh": "多个头并没有引入额外的参数",
+        },
+        "true": {
+            "en": "At a fixed $d_\\text{model}$ the h heads' $W_i^Q$, $W_i^K$, $W_i^V$ hold 3 · h · "
+                  "$d_\\text{model}$ · $d_k$ = 3 $d_\\text{model}^2$ weights and $W^O$ another $d_\\text{model}^2$: "
+                  "4 $d_\\text{model}^2$ for every h, as many as one head of width $d_\\text{model}$ with an output "
+                  "projection. Two lines later the same section concludes that the total is exactly that of one head, "
+                  "which contradicts this opening sentence. The projections are extra only against attention with no "
+                  "weights at all (note 002's scaled dot-product attention), and then they are 4 "
+                  "$d_\\text{model}^2$ whatever h is.",
+            "zh": "$d_\\text{model}$ 固定时，h 个头的 $W_i^Q$、$W_i^K$、$W_i^V$ 共有 3 · h · $d_\\text{model}$ · $d_k$ = 3 "
+                  "$d_\\text{model}^2$ 个权重，$W^O$ 再加 $d_\\text{model}^2$：对任何 h 都是 4 $d_\\text{model}^2$，与维度为 "
+                  "$d_\\text{model}$、带输出投影的单头一样多。同一节两行之后的结论正是总参数量与单头完全相同，与这句开头自相矛盾。"
+                  "只有相对于完全没有权重的注意力（笔记 002 的缩放点积注意力），这些投影才是“额外”的参数，而那也是 4 "
+                  "$d_\\text{model}^2$，与 h 无关。",
+        },
+        "evidence": {
+            "en": "Now ($d_\\text{{model}}$ = {d}): h = 1 holds {w1} weights, h = {h} holds {wh}; 4 · {d}² = {four}.",
+            "zh": "当前设置（$d_\\text{{model}}$ = {d}）：h = 1 有 {w1} 个权重，h = {h} 有 {wh} 个；4 · {d}² = {four}。",
+        },
+        "page": "why", "computation": "mha_core.parameter_count",
+    },
+    {
         "id": "n004_kernel", "note": "004", "line": 7,
         "quote": "单头注意力可以被视为一个特定的核函数",
         "title": {
@@ -729,14 +757,15 @@ ERRATA: tuple[dict, ...] = (
             "zh": "相关性低并不能说明各个头学到了互补的信息",
         },
         "true": {
-            "en": "The inference fails: heads with random, untrained weights score at least as low as trained "
-                  "ones, so a low correlation says nothing about what training did (and $\\rho_{ij}$, the note's "
+            "en": "The inference fails: on the real model of the page linked, heads with random, untrained weights "
+                  "of the same shapes score at least as low as the trained ones on the same sentence, so a low "
+                  "correlation by itself says nothing about what training did (and $\\rho_{ij}$, the note's "
                   "own measure, depends on arbitrary coordinates: compare the contributions $\\mathrm{head}_i\\ "
                   "W^O_i$ instead). Whether heads are complementary is a question of what the model loses "
                   "without them, and head-pruning studies find much redundancy: Michel et al. (NeurIPS 2019, "
                   "“Are Sixteen Heads Really Better than One?”) remove many heads at test time with little loss; "
                   "Voita et al. (ACL 2019) prune most encoder heads with a small BLEU drop.",
-            "zh": "这个推论不成立：随机的、未经训练的头，得分至少和训练后的头一样低，所以相关性低并不能说明训练做了什么（而且笔记自己的度量 $\\rho_{ij}$ 依赖于任意的坐标：应改为比较各头的贡献 "
+            "zh": "这个推论不成立：在链接页面的真实模型上，同样形状、随机的、未经训练的头，在同一句话上的得分至少和训练后的头一样低，所以相关性低本身并不能说明训练做了什么（而且笔记自己的度量 $\\rho_{ij}$ 依赖于任意的坐标：应改为比较各头的贡献 "
                   "$\\mathrm{head}_i\\ W^O_i$）。各个头是否互补，要看去掉它们时模型损失多少，而剪枝研究发现头之间有大量冗余：Michel 等（NeurIPS 2019，“Are "
                   "Sixteen Heads Really Better than One?”）在测试时去掉许多头而性能几乎不降；Voita 等（ACL 2019）剪掉编码器的大部分头，BLEU 只略有下降"
                   "。",
@@ -771,6 +800,33 @@ ERRATA: tuple[dict, ...] = (
             "zh": "当前设置：让每个头都从头 1 的权重出发，各头的梯度最多相差 {same}（舍入误差）；用当前的权重，最多相差 {own}。",
         },
         "page": "note004", "computation": "mha_core.note004.symmetric_start; training.symmetry.symmetry_breaking",
+    },
+    {
+        "id": "n004_symmetric", "note": "004", "line": 53,
+        "quote": "相同的架构从对称的初始状态出发，最终学习到不对称的解",
+        "title": {
+            "en": "A symmetric start stays symmetric",
+            "zh": "对称的起点始终保持对称",
+        },
+        "true": {
+            "en": "Under gradient descent, heads that start from the same weights (every head's $W_i^Q$, $W_i^K$, "
+                  "$W_i^V$ and $W^O_i$ equal) receive the same gradient at every step and stay the same: a symmetric "
+                  "initial state does not end in an asymmetric solution. Symmetry breaking in a network works the "
+                  "other way round: the random initialisation gives the interchangeable heads different starting "
+                  "weights, hence different gradients; noise that differs between heads, such as dropout, can do it "
+                  "too. The note's own “different random starting points” is the mechanism (what it says about "
+                  "optima: ⟦errata:n004_optima⟧).",
+            "zh": "在梯度下降中，从同样的权重出发的头（各头的 $W_i^Q$、$W_i^K$、$W_i^V$ 和 $W^O_i$ 都相同）每一步得到的梯度都相同，因此始终相同："
+                  "对称的初始状态不会最终学到不对称的解。神经网络中的对称性破缺恰恰相反：随机初始化让这些可以互换的头从不同的权重出发，因而得到不同的梯度；"
+                  "各头不同的噪声（例如 dropout）也能做到这一点。笔记自己说的“不同的随机起点”才是真正的机制（关于最优解的说法见 "
+                  "⟦errata:n004_optima⟧）。",
+        },
+        "evidence": {
+            "en": "Now: with every head started from head 1's weights, the heads' gradients differ by at most "
+                  "{same} (rounding); with the current weights, by up to {own}.",
+            "zh": "当前设置：让每个头都从头 1 的权重出发，各头的梯度最多相差 {same}（舍入误差）；用当前的权重，最多相差 {own}。",
+        },
+        "page": "note004", "computation": "mha_core.note004.symmetric_start",
     },
     {
         "id": "n004_gpt3", "note": "004", "line": 54, "kind": "clarification",

@@ -542,14 +542,14 @@ STRINGS: dict[str, dict[str, str]] = {
     "quiz.online_softmax.prompt": {
         "en": ("Online softmax (FlashAttention). After the first block of keys a row has running max m = {m1} and "
                "running sum l = {l1} (the sum of $e^{{s − m}}$). The second block's largest score is {b2}, and its sum of "
-               "$e^{{s − {b2}}}$ is {e2}. Type l after the second block (two decimals)."),
+               "$e^{{s − {b2_sub}}}$ is {e2}. Type l after the second block (two decimals)."),
         "zh": ("在线 softmax（FlashAttention）。读完第一块键后，某一行的累计最大值 m = {m1}，累计和 l = {l1}（$e^{{s − m}}$ "
-               "的和）。第二块中最大的分数是 {b2}，它的 $e^{{s − {b2}}}$ 之和为 {e2}。请输入读完第二块后的 l（保留两位小数）。"),
+               "的和）。第二块中最大的分数是 {b2}，它的 $e^{{s − {b2_sub}}}$ 之和为 {e2}。请输入读完第二块后的 l（保留两位小数）。"),
     },
     "quiz.online_softmax.explain": {
-        "en": ("The new max is m = {m}. Both sums move to it: l = {l1} · $e^{{{m1} − {m}}}$ + {e2} · $e^{{{b2} − {m}}}$ = "
+        "en": ("The new max is m = {m}. Both sums move to it: l = {l1} · $e^{{{m1} − {m_sub}}}$ + {e2} · $e^{{{b2} − {m_sub}}}$ = "
                "{answer}."),
-        "zh": "新的最大值 m = {m}。两个和都换算到它：l = {l1} · $e^{{{m1} − {m}}}$ + {e2} · $e^{{{b2} − {m}}}$ = {answer}。",
+        "zh": "新的最大值 m = {m}。两个和都换算到它：l = {l1} · $e^{{{m1} − {m_sub}}}$ + {e2} · $e^{{{b2} − {m_sub}}}$ = {answer}。",
     },
     "quiz.online_softmax.trap_no_rescale": {
         "en": "The two sums are relative to different maxima: rescale to the new max before adding.",

@@ -79,8 +79,8 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "nb.w_o": {"en": "Output projection W^O", "zh": "输出投影 W^O"},
     "nb.w_o.text": {
-        "en": "d_model × d_model; rows i·d_k … (i+1)·d_k − 1 are head i's block W^O_i.",
-        "zh": "d_model × d_model；第 i·d_k 到 (i+1)·d_k − 1 行是头 i 的块 W^O_i。",
+        "en": "d_model × d_model; rows (i−1)·d_k … i·d_k − 1 (counted from 0) are head i's block W^O_i.",
+        "zh": "d_model × d_model；第 (i−1)·d_k 到 i·d_k − 1 行（从 0 开始数）是头 i 的块 W^O_i。",
     },
     "nb.output": {"en": "Output = Concat W^O", "zh": "输出 = Concat W^O"},
     "nb.output.text": {

@@ -181,9 +181,8 @@ STRINGS: dict[str, dict[str, str]] = {
               "现在有多少？",
     },
     "quiz.heads_params.explain_d": {
-        "en": "With $d_\\text{{model}}$ fixed the count is 4 · $d_\\text{{model}}^2$ = {p2}: more heads are "
-              "narrower heads (note 004).",
-        "zh": "$d_\\text{{model}}$ 不变时参数量为 4 · $d_\\text{{model}}^2$ = {p2}：头越多，每个头的维度越小（笔记 004）。",
+        "en": "With $d_\\text{{model}}$ fixed the count is 4 · $d_\\text{{model}}^2$ = {p2} for any h: changing h only changes each head's dimension $d_k$ = $d_\\text{{model}}$ / h (note 004).",
+        "zh": "$d_\\text{{model}}$ 不变时，对任何 h 参数量都是 4 · $d_\\text{{model}}^2$ = {p2}：改变 h 只改变每个头的维度 $d_k$ = $d_\\text{{model}}$ / h（笔记 004）。",
     },
     "quiz.heads_params.explain_dk": {
         "en": "$d_\\text{{model}}$ = h · $d_k$ goes from {h1} · {dk} to {h2} · {dk}, and the count is 4 · "
@@ -201,40 +200,44 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "对：每个矩阵 h · $d_\\text{{model}}$ · ($d_\\text{{model}}$ / h) = $d_\\text{{model}}^2$，与 h 无关。",
     },
     "quiz.heads_params.why_same_dk": {
-        "en": "That would hold with $d_\\text{{model}}$ fixed; here $d_\\text{{model}}$ = h · $d_k$ grows with h.",
+        "en": "That would hold with $d_\\text{{model}}$ fixed; here $d_\\text{{model}}$ = h · $d_k$ changes with h.",
         "zh": "若 $d_\\text{{model}}$ 固定才如此；这里 $d_\\text{{model}}$ = h · $d_k$ 随 h 变化。",
     },
     "quiz.heads_params.why_linear_d": {
-        "en": "Extra heads do not bring extra matrices of full size: each head gets narrower ($d_k$ = "
-              "$d_\\text{{model}}$ / h).",
-        "zh": "多出的头并不带来完整大小的新矩阵：每个头的维度变小了（$d_k$ = $d_\\text{{model}}$ / h）。",
+        "en": "The layer keeps its four matrices whatever h is: changing h only changes each head's dimension ($d_k$ = $d_\\text{{model}}$ / h), and h · $d_\\text{{model}}$ · $d_k$ stays $d_\\text{{model}}^2$.",
+        "zh": "无论 h 是多少，这一层都只有四个矩阵：改变 h 只改变每个头的维度（$d_k$ = $d_\\text{{model}}$ / h），h · $d_\\text{{model}}$ · $d_k$ 始终等于 $d_\\text{{model}}^2$。",
     },
     "quiz.heads_params.why_linear_dk": {
-        "en": "The input width $d_\\text{{model}}$ grows too, not only the number of heads: the count grows with "
-              "$d_\\text{{model}}^2$.",
-        "zh": "增长的不只是头数，输入维度 $d_\\text{{model}}$ 也在增长：参数量随 $d_\\text{{model}}^2$ 增长。",
+        "en": "Not only the number of heads changes: the input width $d_\\text{{model}}$ = h · $d_k$ changes with it, and the count goes with $d_\\text{{model}}^2$.",
+        "zh": "变的不只是头数，输入维度 $d_\\text{{model}}$ = h · $d_k$ 也随之改变：参数量随 $d_\\text{{model}}^2$ 变化。",
     },
     "quiz.heads_params.why_square_d": {
-        "en": "Only when $d_\\text{{model}}$ grows with h. Here $d_\\text{{model}}$ is fixed.",
-        "zh": "只有当 $d_\\text{{model}}$ 随 h 增长时才如此。这里 $d_\\text{{model}}$ 是固定的。",
+        "en": "Only when $d_\\text{{model}}$ changes with h. Here $d_\\text{{model}}$ is fixed.",
+        "zh": "只有当 $d_\\text{{model}}$ 随 h 改变时才如此。这里 $d_\\text{{model}}$ 是固定的。",
     },
     "quiz.heads_params.why_square_dk": {
-        "en": "Right: $d_\\text{{model}}$ grows by h₂/h₁ = {r}, and 4 · $d_\\text{{model}}^2$ by its square.",
+        "en": "Right: $d_\\text{{model}}$ changes by the factor h₂/h₁ = {r}, and 4 · $d_\\text{{model}}^2$ by its square.",
         "zh": "对：$d_\\text{{model}}$ 变为原来的 h₂/h₁ = {r} 倍，4 · $d_\\text{{model}}^2$ 变为其平方倍。",
     },
     "quiz.heads_params.why_inverse_d": {
-        "en": "Narrower heads, but more of them: the two cancel, nothing shrinks.",
-        "zh": "每个头的维度变小了，但头变多了：两者抵消，总数不变小。",
+        "en": "The number of heads and their dimension change in opposite directions and cancel: h · $d_\\text{{model}}$ · ($d_\\text{{model}}$ / h) stays $d_\\text{{model}}^2$ per matrix.",
+        "zh": "头数和每个头的维度朝相反方向变化，正好抵消：每个矩阵 h · $d_\\text{{model}}$ · ($d_\\text{{model}}$ / h) 始终是 $d_\\text{{model}}^2$。",
     },
     "quiz.heads_params.why_inverse_dk": {
-        "en": "With $d_k$ fixed, more heads mean a wider $d_\\text{{model}}$, never fewer weights.",
-        "zh": "$d_k$ 固定时，头越多 $d_\\text{{model}}$ 越大，权重不会变少。",
+        "en": "With $d_k$ fixed, $d_\\text{{model}}$ = h · $d_k$ moves with h, in the same direction: the count follows (h₂/h₁)², it is not divided by h₂/h₁.",
+        "zh": "$d_k$ 固定时，$d_\\text{{model}}$ = h · $d_k$ 与 h 同向变化：参数量按 (h₂/h₁)² 变化，而不是除以 h₂/h₁。",
     },
     # ---- one softmax weight by hand (typed number)
     "quiz.softmax_weight.prompt": {
         "en": "Head {head}, query {query}. Its scaled scores against the keys it sees are {scores}. Type the "
         "attention weight on key {kv} (softmax, 2 decimals).",
         "zh": "头 {head}，查询 {query}。它对可见键的缩放分数为 {scores}。请输入键 {kv} 上的注意力权重（softmax，保留 2 位小数）。",
+    },
+    "quiz.softmax_weight.prompt_unscaled": {
+        "en": "Head {head}, query {query}. Scaling is off, so its scores against the keys it sees are the raw "
+        "$Q_i K_i^\\top$: {scores}. Type the attention weight on key {kv} (softmax, 2 decimals).",
+        "zh": "头 {head}，查询 {query}。缩放已关闭，所以它对可见键的分数就是原始的 $Q_i K_i^\\top$：{scores}。请输入键 {kv} "
+        "上的注意力权重（softmax，保留 2 位小数）。",
     },
     "quiz.softmax_weight.prompt_made_up": {
         "en": "A query's scaled scores against three keys are {scores}. Type the attention weight on key {kv} "
@@ -319,6 +322,25 @@ STRINGS: dict[str, dict[str, str]] = {
     "quiz.mask_causal.why_before": {
         "en": "This leaves out {query} itself: the diagonal is not masked, a token sees itself.",
         "zh": "这漏掉了 {query} 自己：对角线不被掩蔽，词元能看到自己。",
+    },
+    "quiz.mask_causal.explain_cross": {
+        "en": "A causal mask hides every key after the query's own position: {query} sees {n_visible} of {len_k} "
+              "keys ({keys}), up to and including the key at its own position (in cross-attention that key is a "
+              "token of the other sentence).",
+        "zh": "因果掩码掩蔽查询自身位置之后的所有键：{query} 能看到 {len_k} 个键中的 {n_visible} 个（{keys}），直到并包括与它位置相同的那个键"
+              "（在交叉注意力中，这个键是另一个句子的词元）。",
+    },
+    "quiz.mask_causal.why_right_cross": {
+        "en": "Right: every key up to and including the position of {query}.",
+        "zh": "对：直到 {query} 所在位置（含）为止的所有键。",
+    },
+    "quiz.mask_causal.why_before_cross": {
+        "en": "This misses the key at the query's own position: the causal mask hides only the keys after it.",
+        "zh": "这漏掉了与查询位置相同的那个键：因果掩码只掩蔽它之后的键。",
+    },
+    "quiz.mask_causal.why_self_cross": {
+        "en": "Not only the key at the query's position: every earlier key is visible too.",
+        "zh": "不只是与查询位置相同的那个键：之前的所有键也都可见。",
     },
     "quiz.mask_causal.why_after": {
         "en": "This is the future, the part the causal mask hides.",
@@ -493,10 +515,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "开启缩放（分数为 $QK^\\top / \\sqrt{{d_k}}$）。查询和键的元素是方差为 1 的随机数，共 {n} 个键。$d_k$ 从 {a} 增大到 {b}。注意力权重各行的熵会怎样？",
     },
     "quiz.entropy_scaling.explain_off": {
-        "en": "A dot product of $d_k$ terms has variance $d_k$: from {a} to {b} the scores spread √({b}/{a}) "
-              "times wider, softmax saturates on one key, the entropy falls towards 0 and the gradients vanish "
-              "(note 002).",
-        "zh": "$d_k$ 项的点积方差为 $d_k$：从 {a} 到 {b}，分数的分布范围扩大到 √({b}/{a}) 倍，softmax 饱和到一个键上，熵降向 0，梯度消失（笔记 002）。",
+        "en": "A dot product of $d_k$ terms has variance $d_k$: from {a} to {b} the scores spread √({b}/{a}) times wider, the softmax puts more of each row's weight on its largest score, and the entropy falls; as $d_k$ keeps growing the rows approach one-hot, the entropy 0 and the softmax's gradients vanish (note 002).",
+        "zh": "$d_k$ 项的点积方差为 $d_k$：从 {a} 到 {b}，分数的分布范围扩大到 √({b}/{a}) 倍，softmax 把每行更多的权重放在最大的分数上，熵随之下降；$d_k$ 继续增大时，各行趋近 one-hot，熵趋近 0，softmax 的梯度趋于消失（笔记 002）。",
     },
     "quiz.entropy_scaling.explain_on": {
         "en": "Dividing by $\\sqrt{{d_k}}$ keeps the variance of the scores at 1 for any $d_k$, so the weights "
@@ -504,8 +524,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "除以 $\\sqrt{{d_k}}$ 使分数的方差对任何 $d_k$ 都保持为 1，因此 $d_k$ = {a} 和 {b} 时的权重分布相似：这正是缩放的目的。",
     },
     "quiz.entropy_scaling.opt_falls": {
-        "en": "It falls towards 0: each row puts almost all its weight on one key",
-        "zh": "降向 0：每行几乎把全部权重放在一个键上",
+        "en": "It falls: each row concentrates its weight on fewer keys",
+        "zh": "下降：每行把权重集中到更少的键上",
     },
     "quiz.entropy_scaling.opt_rises": {
         "en": "It rises towards ln {n}: the weights spread out",
@@ -517,8 +537,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "恰好变为 ln {n}：所有权重相等",
     },
     "quiz.entropy_scaling.why_falls_off": {
-        "en": "Right: unscaled scores grow like $\\sqrt{{d_k}}$ and softmax turns them into a near one-hot row.",
-        "zh": "对：未缩放的分数按 $\\sqrt{{d_k}}$ 增长，softmax 把它们变成接近 one-hot 的行。",
+        "en": "Right: unscaled scores grow like $\\sqrt{{d_k}}$, and the softmax makes the rows peakier (one-hot in the limit).",
+        "zh": "对：未缩放的分数按 $\\sqrt{{d_k}}$ 增长，softmax 使各行更尖锐（极限情况下成为 one-hot）。",
     },
     "quiz.entropy_scaling.why_falls_on": {
         "en": "That happens without the scaling; dividing by $\\sqrt{{d_k}}$ prevents it.",
@@ -684,8 +704,8 @@ STRINGS: dict[str, dict[str, str]] = {
               "给出了两个矩阵的计算结果）。",
     },
     "quiz.note001_entry.trap_note": {
-        "en": "{note} is the note's number, and it is wrong: multiply the row by the column yourself.",
-        "zh": "{note} 是笔记中的数，而它是错的：请自己把这一行和这一列相乘。",
+        "en": "{note} is the note's number (⟦errata:n001_q⟧): multiply the row by the column yourself.",
+        "zh": "{note} 是笔记中的数（⟦errata:n001_q⟧）：请自己把这一行和这一列相乘。",
     },
     # ---- spot the note's error (choice)
     "quiz.note_error.prompt": {

@@ -105,12 +105,12 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "Note 004 reads a head as a kernel k($x_i$, $x_j$) = exp($q_i$·$k_j$ / $\\sqrt{d_k}$). A head is "
               "indeed a kernel smoother (its weights are Nadaraya–Watson weights); the kernel methods the note "
               "goes on to use need a Mercer kernel, symmetric and positive semi-definite (⟦errata:n004_kernel⟧). "
-              "Here $q_i$ = $x_i\\ W^Q_i$ and $k_j$ = $x_j\\ W^K_i$ with two independent matrices, so $s_{ij}$ ≠ "
-              "$s_{ji}$: compare S with $S^\\top$ (one head already gives asymmetric pairs: ⟦errata:n004_asym⟧). "
+              "Here the head's $q_i$ = $x_i\\ W^Q$ and $k_j$ = $x_j\\ W^K$ come from two independent matrices, so "
+              "$s_{ij}$ ≠ $s_{ji}$: compare S with $S^\\top$ (one head already gives asymmetric pairs: ⟦errata:n004_asym⟧). "
               "With $W^K$ = $W^Q$ (right) S is symmetric and exp(S) positive semi-definite.",
         "zh": "笔记 004 把一个头看作核函数 k($x_i$, $x_j$) = exp($q_i$·$k_j$ / $\\sqrt{d_k}$)。一个头确实是核平滑器（它的权重就是 "
-              "Nadaraya–Watson 权重）；笔记接着使用的核方法需要 Mercer 核，即对称且半正定（⟦errata:n004_kernel⟧）。这里 $q_i$ = $x_i\\ "
-              "W^Q_i$、$k_j$ = $x_j\\ W^K_i$，两个矩阵相互独立，所以 $s_{ij}$ ≠ $s_{ji}$：对比 S 与 "
+              "Nadaraya–Watson 权重）；笔记接着使用的核方法需要 Mercer 核，即对称且半正定（⟦errata:n004_kernel⟧）。这里该头的 $q_i$ = $x_i\\ "
+              "W^Q$、$k_j$ = $x_j\\ W^K$ 来自两个相互独立的矩阵，所以 $s_{ij}$ ≠ $s_{ji}$：对比 S 与 "
               "$S^\\top$（一个头就已经给出非对称的成对关系：⟦errata:n004_asym⟧）。取 $W^K$ = $W^Q$ 时（右图），S 是对称的，exp(S) 是半正定的。",
     },
     "n4.kernel.head": {"en": "Head", "zh": "头"},

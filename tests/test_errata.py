@@ -76,6 +76,8 @@ def test_evidence_numbers_against_numpy():
     assert live["n000_t"]["adds"] == f"{L * L * (d - 1):,}"
     assert live["n001_params"]["mh"] == live["n001_params"]["s4"] == f"{4 * d * d:,}"
     assert live["n001_params"]["s3"] == f"{3 * d * d:,}"  # one head without W^O
+    assert live["n004_extra"]["w1"] == live["n004_extra"]["wh"] == live["n004_extra"]["four"] == f"{4 * d * d:,}"
+    assert float(live["n004_symmetric"]["same"]) < 1e-9 < 1e-3 < float(live["n004_symmetric"]["own"])
     assert live["n000_split"]["heads"] == str(int((np.abs(sc.w_q_heads[:, 0, :]).max(axis=1) > 0).sum())) == str(h)
     a, b = sc.head_outputs[0].astype(np.float64), sc.head_outputs[1].astype(np.float64)
     top = np.linalg.norm(b.T @ a, "nuc") / (np.linalg.norm(a) * np.linalg.norm(b))  # Procrustes bound

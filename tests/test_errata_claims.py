@@ -144,8 +144,12 @@ def _():
 @claim("n000_unified")
 def _():
     mha, x = torch_mha(16, 4, 5)
-    assert tuple(mha.in_proj_weight.shape) == (48, 16)  # PyTorch keeps W^Q, W^K and W^V in one matrix
-    w_q = mha.in_proj_weight[:16].detach().numpy().T  # (d, d), used as x @ W^Q
+    assert tuple(mha.in_proj_weight.shape) == (48, 16)  # PyTorch keeps W^Q, W^K and W^V in one tensor
+    stored = mha.in_proj_weight[:16].detach()
+    with torch.no_grad():  # ... transposed, as nn.Linear: x (W^Q) = F.linear(x, stored) = x stored^T, not x stored
+        torch.testing.assert_close(torch.nn.functional.linear(x[0], stored), x[0] @ stored.T)
+        assert (x[0] @ stored - x[0] @ stored.T).abs().max() > 1e-3
+    w_q = stored.numpy().T  # (d, d), used as x @ W^Q
     blocks = [w_q[:, i * 4:(i + 1) * 4] for i in range(4)]
     xn = x[0].numpy()
     full = xn @ w_q
@@ -464,6 +468,21 @@ def _():
 
     assert train(same_start=True) < 1e-12  # the same start, the same gradients: the heads stay the same
     assert train(same_start=False) > 0.1
+
+
+@claim("n004_symmetric")
+def _():
+    assert "对称的初始状态" in note("004", 53) and "不同的随机起点" in note("004", 53)
+    CLAIMS["n004_optima"]()  # tied heads stay tied under SGD (to 1e-12); random ones part
+
+
+@claim("n004_extra")
+def _():
+    assert "引入了额外的参数" in note("004", 27) and "完全相同" in note("004", 29)  # the note says both
+    for d in (64, 512):
+        counts = {sum(p.numel() for p in torch.nn.MultiheadAttention(d, h, bias=False, device="meta").parameters())
+                  for h in (1, 2, 4, 8, 16)}  # fmt: skip
+        assert counts == {4 * d * d}  # no h adds a parameter: 3 h d d_k + d^2 = 4 d^2
 
 
 @claim("n004_gpt3")

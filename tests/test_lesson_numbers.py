@@ -310,3 +310,18 @@ def test_the_lesson_checkpoints_render_the_numbers_their_stops_name():
     assert "2,048" in r["prompt"] and r["answer_text"] == "640"
     assert decimals("1.45") == 2 and stop(MHA, "worked-example").checkpoint is not None
     assert run_decoding(stop(LLM, "kv-cache").settings.text, handout_llm.DECODE_NEW).steps[9].weights.shape[-1] == 10
+
+
+def test_the_overview_promises_the_errata_the_lesson_cites():
+    """The overview's notes say the class meets "several" of the notes' mistakes, naming three (the worked example's
+    arithmetic, Concat alone as MultiHead, what each head reads): the lesson does cite those, and more, by key; the
+    notes name no count of their own (they once said "two" while the lesson cited seven)."""
+    from i18n import cited_ids
+
+    lesson = lessons.get(MHA)
+    cited = {e for s in lesson.stops for f in ("task", "notes") for e in cited_ids(getattr(s, f"{f}_text").en)}
+    assert {"n001_q", "n000_wo", "n000_split"} <= cited and len(cited) >= 5
+    notes = stop(MHA, "overview").notes_text
+    assert "several" in notes.en and "好几处" in notes.zh
+    assert not re.search(r"\b(one|two|three|four) of them\b", notes.en)
+    assert not re.search(r"其中[一两二三四]处", notes.zh)

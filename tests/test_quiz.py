@@ -156,7 +156,7 @@ def expected(q: Question, sc) -> object:
         grow_L = q.prompt.key.endswith("_L")
         return mults(step, 7 * (k if grow_L else 1), 8 * (1 if grow_L else k)) / mults(step, 7, 8)
     if q.kind == "softmax_weight":
-        pairs = re.findall(r"(\S+): ([−-]?\d+\.\d+)", p["scores"])
+        pairs = re.findall(r"(\S+) = ([−-]?\d+\.\d+)", p["scores"])
         labels, shown = [lab for lab, _ in pairs], np.array([value(s) for _, s in pairs])
         if "head" in p:  # the scene's row: the shown scores are its scaled scores, rounded; masked keys left out
             hh, i = p["head"] - 1, sc.labels.index(p["query"])

@@ -9,6 +9,7 @@ from __future__ import annotations
 import functools
 import json
 import math
+import random
 import re
 
 import numpy as np
@@ -22,6 +23,7 @@ from explorer import Settings, apply_preset, run_scene
 from explorer.live_questions import quiz_kinds, quiz_question
 from explorer.quiz import KINDS, answer_text, check_answer, draw_question, render
 from explorer.quiz_llm import LLM_KINDS
+from explorer.quiz_llm import LLM_MAKERS as MAKERS_LLM
 from mha_core import AttentionConfig, KVCache, MultiHeadAttention, tiled_attention
 
 
@@ -252,3 +254,22 @@ def test_the_published_sizes_behind_the_kv_cache_questions_are_whole_mib() -> No
         q = draw_question("kv_cache_mib", scene=sc, seed=seed)
         assert float(q.answer).is_integer() and q.tolerance == 0
         assert np.isclose(q.answer, llm_expected(q, sc))
+
+
+def test_online_softmax_writes_no_double_minus() -> None:
+    """A negative number subtracted in an exponent is written in brackets: e^(s − (−0.96)), never "s − −0.96"; the
+    bracketed numbers are the ones the oracle reads (a running max m below 0 makes the explanation need it too)."""
+    sc = run_scene(Settings())
+    negative = 0
+    for seed in range(300):
+        q = MAKERS_LLM["online_softmax"](sc, random.Random(seed))
+        p = q.prompt.args
+        negative += _value(p["b2"]) < 0 or max(_value(p["m1"]), _value(p["b2"])) < 0
+        for lang in i18n.LANGS:
+            r = render(q, lang)
+            for text in (r["prompt"], r["explain"]):
+                assert not re.search(r"[−-]\s*[−-]", text), (seed, lang, text)
+        if _value(p["b2"]) < 0:
+            assert f"s − ({p['b2']})" in render(q, "en")["prompt"]
+        assert abs(q.answer - online_sum(*(_value(p[k]) for k in ("m1", "l1", "b2", "e2")))) < 1e-9
+    assert negative > 20  # the draws do reach negative maxima

@@ -8,6 +8,7 @@ Oracles that depend only on a few sizes are cached, so 2,000 draws cost a few lo
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import math
@@ -300,7 +301,7 @@ def expected(name: str, sc, q: Question) -> object:
 
         return mults(7 * (k if grow_l else 1), 8 * (1 if grow_l else k)) / mults(7, 8)
     if q.kind == "softmax_weight":
-        pairs = re.findall(r"(\S+): ([−-]?\d+\.\d+)", p["scores"])
+        pairs = re.findall(r"(\S+) = ([−-]?\d+\.\d+)", p["scores"])
         labels, shown = [lab for lab, _ in pairs], np.array([value(s) for _, s in pairs])
         if "head" in p:  # the scene's own row: the shown scores are its visible scaled scores, rounded
             hh, i = p["head"] - 1, sc.labels.index(p["query"])
@@ -435,3 +436,133 @@ def test_the_note_error_claims_are_judged_right() -> None:
 def test_the_bank_is_the_kinds_tested_here() -> None:
     assert set(KINDS) == set(MAKERS) and len(KINDS) == len(set(KINDS))
     assert NOTE002 == {"B": 32, "T": 20, "d": 512, "h": 8}  # note 002's sizes, as its table gives them
+
+
+def test_the_permutation_question_never_swaps_a_word_with_itself_when_its_rows_differ() -> None:
+    """The review's case: on the real model the layer input holds learned positions, so "1:the" and "7:the" had
+    different rows and were swapped, keyed "rows swap" where a student (no positional encoding: one word, one
+    vector) answers "nothing changes". An edited X row gives the same situation without the model."""
+    edited = run_scene(Settings(text="the cat saw the dog", x_edits=((0, 0, 5.0),)))
+    assert not np.array_equal(edited.x[0], edited.x[3])  # two "the", two different rows
+    scenes = [edited]
+    with contextlib.suppress(Exception):  # without the real model installed the edited row covers the case
+        scenes.append(run_scene(Settings(text="the cat saw the dog and the cat ran", weight_source="minilm",
+                                         d_model=384, n_heads=12, add_pe=False)))  # fmt: skip
+    for sc in scenes:
+        for seed in range(300):
+            q = MAKERS["permutation"](sc, random.Random(seed))
+            if q.prompt.args["a"].isdigit():  # made-up tokens
+                continue
+            a, b = (sc.labels.index(q.prompt.args[k]) for k in "ab")
+            assert sc.tokens[a] != sc.tokens[b], (seed, q.prompt.args)
+
+
+@pytest.mark.parametrize("scale", [True, False])
+def test_softmax_weight_names_the_scores_it_shows(scale: bool) -> None:
+    """With the scaling off the scene's scores are the raw Q_i K_i^T: the prompt must not call them scaled."""
+    s = Settings(text=SMALL.text, d_model=16, n_heads=4, mask="causal", scale=scale)
+    sc, f = run_scene(s), forward_of(s)
+    asked = 0
+    for seed in range(200):
+        q = MAKERS["softmax_weight"](sc, random.Random(seed))
+        p = q.prompt.args
+        if "head" not in p:
+            continue
+        asked += 1
+        assert q.prompt.key.endswith("prompt" if scale else "prompt_unscaled")
+        hh, i = p["head"] - 1, sc.labels.index(p["query"])
+        shown = [value(v) for v in re.findall(r" = ([−-]?\d+\.\d+)", p["scores"])]
+        visible = [j for j in range(sc.len_k) if not f["hidden"][i, j]]
+        np.testing.assert_allclose(shown, f["scores"][hh, i, visible], atol=0.006)  # the numbers it names
+        english, chinese = render(q, "en")["prompt"], render(q, "zh")["prompt"]
+        assert ("scaled scores" in english) == scale and ("缩放分数" in chinese) == scale
+    assert asked > 50
+
+
+def forward_of(s: Settings) -> dict[str, np.ndarray]:
+    """`forward` for a setting outside SCENE_SETTINGS (numpy written here)."""
+    name = f"extra:{s!r}"
+    SCENE_SETTINGS.setdefault(name, s)
+    return forward(name)
+
+
+def test_heads_params_explanations_hold_when_heads_are_removed() -> None:
+    """The bank also asks h going down (8 → 2, 12 → 4): no explanation may describe heads being added or d_model
+    growing then, and the right option is 4 · d_model² of the new layer (torch's own count)."""
+    growth = re.compile(r"more of them|[Ee]xtra heads|\bgrows?\b|never fewer|narrower|多出的头|头变多|在增长|不会变少")
+    sc = run_scene(Settings())
+    fewer = 0
+    for seed in range(400):
+        q = MAKERS["heads_params"](sc, random.Random(seed))
+        p = q.prompt.args
+        d_new = p["d"] if "d" in p else p["h2"] * p["dk"]
+        assert value(q.options[q.answer].label.args["p"]) == torch_weights(d_new, p["h2"])
+        if p["h2"] > p["h1"]:
+            continue
+        fewer += 1
+        for lang in i18n.LANGS:
+            r = render(q, lang)
+            for text in [r["explain"], *(o["explain"] for o in r["options"])]:
+                assert not growth.search(text), (seed, lang, text)
+    assert fewer > 50
+
+
+def test_entropy_falls_without_scaling_but_not_to_one_hot_at_the_banks_sizes() -> None:
+    """Unscaled, d_k from 4 to 16 over 32 keys: the entropy falls (2.26 → 1.14 nats) but the largest weight of a row
+    is about 0.63, not "almost all": the option and the explanations say "falls" and keep "one-hot" for the limit."""
+    rng = np.random.default_rng(0)
+    q, k = rng.standard_normal((4000, 16)), rng.standard_normal((4000, 32, 16))
+    s = np.einsum("rd,rnd->rn", q, k)
+    p = np.exp(s - s.max(axis=1, keepdims=True))
+    p /= p.sum(axis=1, keepdims=True)
+    assert 0.5 < p.max(axis=1).mean() < 0.7 and entropy_ratio(4, 16, 32, scaled=False) < 0.6
+    for lang in i18n.LANGS:
+        label = i18n.t("quiz.entropy_scaling.opt_falls", lang, n=32)
+        assert not re.search(r"almost all|towards 0|几乎|降向 0", label), label
+
+
+def test_mask_causal_in_cross_attention_speaks_of_positions() -> None:
+    """Cross-attention with a causal mask: the key at the query's position is a token of the other sentence, so no
+    text says "itself" or "the diagonal"; in self-attention the query does see itself."""
+    for name, cross in (("cross_causal", True), ("causal", False)):
+        sc = scene(name)
+        for seed in range(60):
+            q = MAKERS["mask_causal"](sc, random.Random(seed))
+            for lang, words in (("en", r"itself|diagonal"), ("zh", r"自己|对角线")):
+                r = render(q, lang)
+                texts = " ".join([r["explain"], *(o["explain"] for o in r["options"])])
+                assert bool(re.search(words, r["explain"] if not cross else texts)) != cross, (name, lang, texts)
+
+
+def test_the_stacked_heads_trap_is_only_for_per_head_tensors() -> None:
+    """[h, ...] is "all heads stacked" only for one head's tensor; Concat (L x d_model) and W^O are not per head."""
+    sc = scene("default")
+    seen = set()
+    for seed in range(300):
+        q = MAKERS["shape"](sc, random.Random(seed))
+        name = q.prompt.args["name"]
+        seen.add(name)
+        stacked = any(t.explain.key.endswith("trap_heads") for t in q.traps)
+        assert stacked == (name not in ("Concat", "W^O")), name
+    assert {"Concat", "W^O", "Q_i"} <= seen
+
+
+SHORTCODE = re.compile(r":[A-Za-z0-9_+-]+:")  # what Streamlit's Markdown turns into an emoji (":cat:" -> a cat)
+
+
+@pytest.mark.parametrize("mask", ["none", "causal"])
+def test_no_question_text_holds_an_emoji_shortcode(mask: str) -> None:
+    """Token labels are "i:word": written "1:cat: 0.46" the Markdown shows "1🐱 0.46" and the key's name is gone.
+    No rendered text of any kind, on a sentence of emoji words, may hold ":word:"."""
+    sc = run_scene(Settings(text="the cat and the dog saw the sun", d_model=16, n_heads=4, mask=mask))
+    for kind in KINDS:
+        for seed in range(30):
+            q = MAKERS[kind](sc, random.Random(seed))
+            if q is None:
+                continue
+            for lang in i18n.LANGS:
+                r = render(q, lang)
+                texts = [r["prompt"], r["explain"], *(o["label"] for o in r["options"]),
+                         *(o["explain"] for o in r["options"]), *(t["explain"] for t in r["traps"])]  # fmt: skip
+                found = [m for text in texts for m in SHORTCODE.findall(text)]
+                assert not found, (kind, seed, lang, found)

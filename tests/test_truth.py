@@ -413,6 +413,22 @@ def test_head_i_is_columns_i_minus_1_times_d_k():
     assert t("steps.proj.fused_caption", "en", dk=8).startswith("Columns 0…8−1 belong to head 1")
 
 
+def test_w_o_row_block_of_head_i_in_the_notebook_text():
+    """The notebook counts heads from 1 too: head i's W^O_i is rows (i-1)·d_k ... i·d_k - 1 of W^O, the rows that
+    meet head i's columns of the concatenation (checked by multiplying, numpy written here)."""
+    sc = run_scene(Settings())
+    dk, concat = sc.d_k, np.asarray(sc.concat, float)
+    for i in range(1, sc.n_heads + 1):
+        rows = slice((i - 1) * dk, i * dk)
+        np.testing.assert_array_equal(sc.w_o[rows], sc.w_o_heads[i - 1])
+        alone = np.zeros_like(concat)
+        alone[:, rows] = concat[:, rows]  # head i's columns only
+        np.testing.assert_allclose(alone @ sc.w_o, concat[:, rows] @ sc.w_o[rows], atol=1e-6)
+    en, zh = t("nb.w_o.text", "en"), t("nb.w_o.text", "zh")
+    assert "rows (i−1)·d_k … i·d_k − 1" in en and "head i's block" in en and "(i+1)" not in en
+    assert "(i−1)·d_k 到 i·d_k − 1 行" in zh and "(i+1)" not in zh
+
+
 # ------------------------------------------------------------------------------------- demonstrations
 
 
